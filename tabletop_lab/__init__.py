@@ -1,0 +1,39 @@
+"""tabletop_lab: exact engines, agents and statistics for five tabletop games.
+
+>>> import tabletop_lab
+>>> state = tabletop_lab.load_game("cross_endodoi").new_initial_state()
+>>> state.legal_moves()
+['0', '1', '2', '3', '4', '5']
+>>> state.apply_move("2"); state.notation()
+'3,4,0,4,4,4/3,3,3,3,3,3 0-0 1'
+"""
+
+from .core import TERMINAL, Game, GameInfo, Option, Result, State, list_games, load_game, register_game
+from .errors import (
+    ActionError,
+    ActionSyntaxError,
+    IllegalActionError,
+    LapLimitError,
+    PositionError,
+    RulesError,
+)
+from .records import GameRecord
+
+__all__ = [
+    "TERMINAL",
+    "Game",
+    "GameInfo",
+    "Option",
+    "Result",
+    "State",
+    "GameRecord",
+    "list_games",
+    "load_game",
+    "register_game",
+    "ActionError",
+    "ActionSyntaxError",
+    "IllegalActionError",
+    "LapLimitError",
+    "PositionError",
+    "RulesError",
+]
