@@ -1,0 +1,60 @@
+"""What every agent is: a seeded chooser of actions that never changes the state it is shown."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import State
+
+__all__ = ["Agent", "RandomAgent"]
+
+
+class Agent:
+    """Chooses an action for the player to move.
+
+    Subclasses implement ``choose_action(state) -> int``; they may read and clone the state but
+    must not mutate it. All randomness comes from ``self.rng``, seeded by ``seed``, so a game
+    played by seeded agents replays exactly. ``name`` is the short registry name (``"mcts"``),
+    and ``settings()`` the keyword arguments that rebuild the agent, shown in ``repr``.
+    """
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose_action(self, state: State) -> int:
+        raise NotImplementedError
+
+    def reset(self, seed: int | None) -> None:
+        """Start the agent's randomness afresh from ``seed`` (the runner does this per game)."""
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    @property
+    def label(self) -> str:
+        """A short label for tables: ``"mcts(iterations=200)"``; plain name without settings."""
+        args = ",".join(f"{k}={v}" for k, v in self.settings().items())
+        return f"{self.name}({args})" if args else self.name
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.settings().items())
+        return f"{type(self).__name__}(seed={self.seed!r}{args})"
+
+
+class RandomAgent(Agent):
+    """Uniform over ``legal_actions()``: in games of several decisions per turn this is not
+    uniform over whole turns, which statistics should say."""
+
+    name = "random"
+
+    def choose_action(self, state: State) -> int:
+        actions = state.legal_actions()
+        if not actions:
+            raise ValueError(f"{state.game.name}: no legal action, the game is over")
+        return actions[self.rng.randrange(len(actions))]
