@@ -5,7 +5,7 @@
 >>> state.legal_moves()
 ['0', '1', '2', '3', '4', '5']
 >>> state.apply_move("2"); state.notation()
-'3,4,0,4,4,4/3,3,3,3,3,3 0-0 1'
+'5,5,1,0,4,4/4,0,4,4,4,1 0-0 1'
 """
 
 from .core import TERMINAL, Game, GameInfo, Option, Result, State, list_games, load_game, register_game

@@ -398,6 +398,15 @@ class State:
         self._check_player(player)
         return self.to_dict()
 
+    def resample(self, player: int, rng: Any) -> "State":
+        """A state ``player`` cannot tell from this one, others' hidden data drawn with ``rng``.
+
+        Perfect-information games have nothing hidden, so this is a clone. Information-set
+        search plays from such states; the harness checks observations ignore the difference.
+        """
+        self._check_player(player)
+        return self.clone()
+
     def observed_action_string(self, action: int, player: int) -> str:
         """How ``player`` sees ``action`` (games with hidden actions mask it)."""
         return self.action_to_string(action)

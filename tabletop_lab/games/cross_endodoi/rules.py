@@ -119,7 +119,7 @@ class CrossEndodoiGame(Game):
 
     def state_from_notation(self, text: Any) -> "CrossEndodoiState":
         """Read ``h0,..,h5/h6,..,h11 S-N P``; only the canonical form is accepted."""
-        if not isinstance(text, str) or not _NOTATION.match(text):
+        if not isinstance(text, str) or not _NOTATION.fullmatch(text):
             raise PositionError(
                 f"cross_endodoi: {text!r} is not a position in notation 'h0,h1,h2,h3,h4,h5/h6,...,h11 S-N P' "
                 "(decimal counts without leading zeros, single spaces, P = 0 or 1)"
@@ -280,7 +280,7 @@ class CrossEndodoiState(State):
         return str(action)
 
     def string_to_action(self, text: str) -> int:
-        if not isinstance(text, str) or not _ACTION.match(text) or int(text) >= NUM_HOLES:
+        if not isinstance(text, str) or not _ACTION.fullmatch(text) or int(text) >= NUM_HOLES:
             raise ActionSyntaxError(
                 f"cross_endodoi: {text!r} is not a hole; a move is a hole index '0'..'11' "
                 "(no sign, no leading zeros, no spaces)"

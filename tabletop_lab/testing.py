@@ -1,0 +1,266 @@
+"""The conformance harness: seeded random playouts that check the game API at every step.
+
+Every registered game, under every option set, must pass ``check_game``. New games get these
+checks for free (in the spirit of OpenSpiel's ``random_sim_test`` and PettingZoo's
+``api_test``)::
+
+    >>> from tabletop_lab import load_game
+    >>> report = check_game(load_game("cross_endodoi"), n_games=2, seed=1)
+    >>> report["games"], report["states"] > 10
+    (2, True)
+
+A failure raises ``AssertionError`` naming the game, options, seed, step and the check.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import random
+from typing import Any, Iterable, Iterator
+
+from .core import TERMINAL, Game, State, load_game
+from .errors import ActionError, ActionSyntaxError, PositionError
+from .records import GameRecord
+
+__all__ = ["check_game", "check_state", "option_variants"]
+
+_BAD_MOVE_STRINGS = ("", " ", "1\n", "nonsense", "99999", "-1", "0 0", "\n", "pass pass pass")
+
+
+def option_variants(name: str) -> list[dict[str, Any]]:
+    """The default config, each finite option at each other value, and all of them changed at once."""
+    game = load_game(name)
+    variants: list[dict[str, Any]] = [{}]
+    for spec in game.option_specs:
+        for value in spec.choices or ():
+            if value != spec.default or type(value) is not type(spec.default):
+                try:
+                    load_game(name, **{spec.name: value})
+                except ValueError:
+                    continue  # needs another option too (e.g. Sinoda teams need players)
+                variants.append({spec.name: value})
+    changed = {k: v for variant in variants[1:] for k, v in variant.items()}
+    if len(variants) > 2:
+        try:
+            load_game(name, **changed)
+            variants.append(changed)  # the last listed value of every option at once
+        except ValueError:
+            pass
+    return variants
+
+
+def check_game(
+    game: Game,
+    *,
+    n_games: int = 20,
+    seed: int = 0,
+    positions: Iterable[str] = (),
+    max_actions: int | None = None,
+) -> dict[str, int]:
+    """Play ``n_games`` seeded random games from the start and each of ``positions``.
+
+    Checks every state with ``check_state``, then the result, the record replay and the
+    same-seed reproducibility of the whole trajectory. Returns counts of what was checked.
+    """
+    cap = max_actions or game.info.max_actions
+    starts = [game.new_initial_state()] + [game.load_position(p) for p in positions]
+    report = {"games": 0, "states": 0}
+    for index, start in enumerate(itertools.islice(itertools.cycle(starts), n_games)):
+        game_seed = seed * 100_003 + index
+        trajectory = list(_playout(start, game_seed, cap, report))
+        again = [(_trace(s), a) for s, a in _random_trajectory(start, game_seed, cap)]
+        _expect(trajectory == again, game, game_seed, len(again), "the same seed replays the same trajectory")
+        report["games"] += 1
+    return report
+
+
+def check_state(state: State, rng: random.Random, where: str = "") -> None:
+    """Every per-state invariant of the API; raises ``AssertionError`` naming the failed check."""
+
+    def expect(condition: bool, check: str) -> None:
+        if not condition:
+            raise AssertionError(f"{state.game!r} {where}: {check}; state {_describe(state)}")
+
+    game = state.game
+    n = game.num_players
+    snapshot = _snapshot(state)
+    player = state.current_player()
+    terminal = state.is_terminal()
+    actions = state.legal_actions()
+
+    # who moves and what they may do
+    expect(terminal == (player == TERMINAL), "current_player() is TERMINAL exactly at terminal states")
+    expect(terminal or 0 <= player < n, f"current_player() {player} is a seat")
+    expect(terminal == (not actions), "legal_actions() is empty exactly at terminal states")
+    expect(len(set(actions)) == len(actions), "legal_actions() lists each action once")
+    expect(all(type(a) is int for a in actions), "actions are ints")
+    strings = [state.action_to_string(a) for a in actions]
+    expect([state.string_to_action(s) for s in strings] == actions, "action strings round-trip")
+    if not state.mid_turn() and not _has_compound_turns(state):
+        expect(state.legal_moves() == strings, "legal_moves() agree with legal_actions() when a turn is one action")
+
+    # results
+    result = state.result()
+    expect((result is not None) == terminal, "result() is given exactly at terminal states")
+    returns = state.returns()
+    expect(len(returns) == n, "returns() has one value per player")
+    if result is None:
+        expect(returns == [0.0] * n, "returns() are 0 before the end")
+    else:
+        expect(list(result.winners) == sorted(set(result.winners)) and result.winners, "winners are sorted and non-empty")
+        expect(returns == result.returns(), "returns() agree with result()")
+        expect(list(state.scores()) == list(result.scores), "scores() are the result's scores at the end")
+    values = state.evaluate()
+    expect(len(values) == n and all(-1.0 <= v <= 1.0 for v in values), "evaluate() gives a value in [-1, 1] per player")
+
+    # positions round-trip (between turns only)
+    if state.mid_turn():
+        try:
+            state.to_dict()
+        except PositionError:
+            pass
+        else:
+            expect(False, "to_dict() refuses a turn in progress")
+    else:
+        data = state.to_dict()
+        expect(next(iter(data)) == "game" and data["game"] == game.name, "the position JSON starts with its game")
+        text = state.to_json()
+        expect(text == json.dumps(data, separators=(",", ":")), "to_json() is the canonical serialisation")
+        loaded = game.state_from_json(text)
+        expect(loaded == state and loaded.to_json() == text, "the JSON position round-trips")
+        expect(game.state_from_dict(json.loads(json.dumps(data, indent=2))) == state, "the parser accepts any whitespace")
+        if game.info.has_notation:
+            notation = state.notation()
+            again = game.state_from_notation(notation)
+            expect(again == state and again.notation() == notation, "the text notation round-trips")
+    expect(pickle.loads(pickle.dumps(state)) == state, "states pickle")
+
+    # observations
+    for p in range(n):
+        observation = state.observation(p)
+        json.dumps(observation)
+        if game.info.perfect_information and not state.mid_turn():
+            expect(observation == state.to_dict(), "a perfect-information observation is the whole position")
+        twin = state.resample(p, rng)
+        expect(twin.observation(p) == observation, f"player {p}'s observation ignores others' hidden data")
+        expect(
+            twin.information_state_string(p) == state.information_state_string(p),
+            f"player {p}'s information state ignores others' hidden data",
+        )
+
+    # bad input changes nothing
+    for bad in _bad_actions(state, actions):
+        _expect_error(state, lambda: state.apply_action(bad), ActionError, snapshot, expect, f"apply_action({bad!r})")
+    for bad in _BAD_MOVE_STRINGS:
+        _expect_error(state, lambda: state.apply_move(bad), ActionError, snapshot, expect, f"apply_move({bad!r})")
+    _expect_error(state, lambda: state.apply_action("0"), ActionSyntaxError, snapshot, expect, "apply_action('0')")
+
+    # child() and clone() are independent
+    if actions:
+        action = rng.choice(actions)
+        child = state.child(action)
+        expect(_snapshot(state) == snapshot, "child() leaves the parent unchanged")
+        twin = state.clone()
+        twin.apply_action(action)
+        expect(_snapshot(state) == snapshot, "a clone's moves leave the original unchanged")
+        expect(_snapshot(twin) == _snapshot(child), "a state and its clone given the same action stay equal")
+    expect(_snapshot(state) == snapshot, "checks left the state unchanged")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _playout(start: State, seed: int, cap: int, report: dict) -> Iterator[tuple[str, int | None]]:
+    rng = random.Random(seed ^ 0x5EED)
+    final = start
+    for step, (final, action) in enumerate(_random_trajectory(start, seed, cap)):
+        check_state(final, rng, f"seed {seed} step {step}")
+        if not final.mid_turn() and _has_compound_turns(final):
+            _check_turns(final, f"seed {seed} step {step}")
+        report["states"] += 1
+        yield _trace(final), action
+    _expect(final.is_terminal(), start.game, seed, len(final.history()), f"the game ends within its cap of {cap} actions")
+    record = GameRecord.from_state(final, seed=seed)
+    replayed = GameRecord.from_json(record.to_json()).replay()
+    _expect(replayed == final and replayed.history() == final.history(), start.game, seed, cap, "the record replays")
+
+
+def _random_trajectory(start: State, seed: int, cap: int) -> Iterator[tuple[State, int | None]]:
+    """The live state and the action a seeded random player takes; ``None`` after the end."""
+    rng = random.Random(seed)
+    state = start.clone()
+    for _ in range(cap + 1):
+        actions = state.legal_actions()
+        action = rng.choice(actions) if actions else None
+        yield state, action
+        if action is None:
+            return
+        state.apply_action(action)
+
+
+def _trace(state: State) -> str:
+    return repr(state.history()) if state.mid_turn() else str(state)
+
+
+def _check_turns(state: State, where: str, limit: int = 5000) -> None:
+    """Whole moves and action-by-action turns reach the same positions, with no dead ends."""
+    by_actions: set[str] = set()
+    stack = [state]
+    while stack and len(by_actions) <= limit:
+        partial = stack.pop()
+        actions = partial.legal_actions()
+        _expect(bool(actions) or not partial.mid_turn(), state.game, 0, len(partial.history()), f"{where}: a partial turn can be completed")
+        for action in actions:
+            after = partial.child(action)
+            if after.mid_turn():
+                stack.append(after)
+            else:
+                by_actions.add(after.to_json())
+    if stack:
+        return  # too many turns to compare exhaustively here
+    by_moves = set()
+    for move in state.legal_moves():
+        after = state.clone()
+        after.apply_move(move)
+        by_moves.add(after.to_json())
+    _expect(by_moves == by_actions, state.game, 0, len(state.history()), f"{where}: legal_moves() reach the turns built action by action")
+
+
+def _bad_actions(state: State, actions: list[int]) -> list[Any]:
+    """A few ints outside the legal list, plus values of the wrong type."""
+    illegal = [a for a in range(-3, max(actions, default=0) + 4) if a not in actions][:4]
+    return illegal + [True, None, 1.0]
+
+
+def _expect_error(state, call, error, snapshot, expect, what: str) -> None:
+    try:
+        call()
+    except error as exc:
+        expect(bool(str(exc)), f"{what} raises with a message")
+    except Exception as exc:  # noqa: BLE001 - any other error class is itself the failure
+        expect(False, f"{what} raises {type(exc).__name__}: {exc}, not a {error.__name__}")
+    else:
+        expect(False, f"{what} is refused")
+    expect(_snapshot(state) == snapshot, f"{what} leaves the state unchanged")
+
+
+def _snapshot(state: State) -> tuple:
+    return (state._key(), tuple(state.history()))
+
+
+def _has_compound_turns(state: State) -> bool:
+    return any(state.child(a).mid_turn() for a in state.legal_actions())
+
+
+def _describe(state: State) -> str:
+    try:
+        return str(state)
+    except PositionError:
+        return f"(turn in progress after {state.history_strings()})"
+
+
+def _expect(condition: bool, game: Game, seed: int, step: int, check: str) -> None:
+    if not condition:
+        raise AssertionError(f"{game!r} seed {seed} step {step}: {check}")

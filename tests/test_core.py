@@ -1,0 +1,114 @@
+"""The shared game API: loading games, options, errors, records and state basics."""
+
+import pickle
+
+import pytest
+
+import tabletop_lab
+from tabletop_lab import GameRecord, PositionError, RulesError, list_games, load_game
+
+
+def test_unknown_game_names_the_available_ones():
+    with pytest.raises(RulesError, match="available: cross_endodoi"):
+        load_game("chess")
+
+
+def test_specified_game_without_an_engine_says_so():
+    with pytest.raises(RulesError, match="specified but has no engine yet"):
+        load_game("capitals")
+
+
+def test_unknown_option_names_the_valid_ones():
+    with pytest.raises(RulesError, match="valid options: seeds_per_hole, skip_origin, first_player, max_laps"):
+        load_game("cross_endodoi", seeds=6)
+
+
+def test_bad_value_lists_the_valid_values_and_default():
+    with pytest.raises(RulesError, match=r"valid values: 3, 6 \(default 3\)"):
+        load_game("cross_endodoi", seeds_per_hole=5)
+
+
+def test_errors_are_value_errors_except_the_lap_guard():
+    for error in (tabletop_lab.RulesError, tabletop_lab.PositionError, tabletop_lab.ActionSyntaxError, tabletop_lab.IllegalActionError):
+        assert issubclass(error, ValueError)
+    assert issubclass(tabletop_lab.ActionSyntaxError, tabletop_lab.ActionError)
+    assert issubclass(tabletop_lab.LapLimitError, RuntimeError) and not issubclass(tabletop_lab.LapLimitError, ValueError)
+
+
+def test_list_games_describes_options_with_defaults():
+    (cross,) = [g for g in list_games() if g["name"] == "cross_endodoi"]
+    assert cross["players"] == [2]
+    options = {o["name"]: o for o in cross["options"]}
+    assert options["seeds_per_hole"]["default"] == 3 and options["seeds_per_hole"]["values"] == [3, 6]
+    assert [p["name"] for p in cross["engine_parameters"]] == ["max_laps"]
+
+
+def test_game_and_state_reprs_evaluate_back():
+    game = load_game("cross_endodoi", seeds_per_hole=6, skip_origin=True)
+    state = game.new_initial_state()
+    state.apply_move("0")
+    rebuilt = eval(repr(state), {"load_game": load_game})  # noqa: S307 - our own repr
+    assert rebuilt == state and rebuilt.game == game
+    assert repr(load_game("cross_endodoi")) == "load_game('cross_endodoi')"
+
+
+def test_states_compare_by_position_and_rules():
+    a = load_game("cross_endodoi").new_initial_state()
+    b = load_game("cross_endodoi").new_initial_state()
+    assert a == b
+    assert a != load_game("cross_endodoi", skip_origin=True).new_initial_state()
+    b.apply_move("0")
+    assert a != b
+
+
+def test_observation_and_information_state_in_a_perfect_information_game():
+    state = load_game("cross_endodoi").new_initial_state()
+    state.apply_move("3")
+    assert state.observation(0) == state.observation(1) == state.to_dict()
+    assert state.information_state_string(0).endswith("| 3")
+    with pytest.raises(ValueError, match="player must be 0..1"):
+        state.observation(2)
+
+
+def test_record_replays_and_round_trips_through_json(tmp_path):
+    state = load_game("cross_endodoi", seeds_per_hole=6).new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    record = GameRecord.from_state(state, seed=42, agents=["random", "random"])
+    path = tmp_path / "game.json"
+    record.save(path)
+    loaded = GameRecord.load(path)
+    assert loaded == record
+    assert loaded.replay() == state and loaded.replay().history() == state.history()
+    assert len(loaded.states()) == len(record.actions) + 1
+    assert loaded.replay(upto=1).history() == state.history()[:1]
+
+
+def test_record_from_a_loaded_position_keeps_its_start():
+    game = load_game("cross_endodoi")
+    state = game.state_from_notation("2,1,0,0,0,0/0,0,0,0,0,33 0-0 0")
+    state.apply_move("1")
+    record = GameRecord.from_json(GameRecord.from_state(state).to_json())
+    assert record.start == {"game": "cross_endodoi", "holes": [2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 33], "stores": [0, 0], "to_move": 0}
+    assert record.replay() == state
+
+
+def test_record_with_a_wrong_result_is_refused():
+    state = load_game("cross_endodoi").state_from_notation("0,0,0,0,0,0/1,2,3,0,0,0 10-20 0")
+    record = GameRecord.from_state(state)
+    record.result = {**record.result, "winners": [0]}
+    with pytest.raises(PositionError, match="replays to"):
+        record.replay()
+
+
+@pytest.mark.parametrize("text", ["[]", '{"game": "cross_endodoi"}', '{"game":"x","options":{},"actions":[1]}', "nope"])
+def test_malformed_records(text):
+    with pytest.raises(PositionError):
+        GameRecord.from_json(text)
+
+
+def test_states_pickle_and_clone_independently():
+    state = load_game("cross_endodoi").new_initial_state()
+    copy = pickle.loads(pickle.dumps(state))
+    copy.apply_move("2")
+    assert state.history() == [] and state.notation() == "3,3,3,3,3,3/3,3,3,3,3,3 0-0 0"
