@@ -24,7 +24,7 @@ from .core import TERMINAL, Game, State, load_game
 from .errors import ActionError, ActionSyntaxError, PositionError
 from .records import GameRecord
 
-__all__ = ["check_game", "check_state", "option_variants"]
+__all__ = ["check_game", "check_state", "option_variants", "playthrough"]
 
 _BAD_MOVE_STRINGS = ("", " ", "1\n", "nonsense", "99999", "-1", "0 0", "\n", "pass pass pass")
 
@@ -167,6 +167,25 @@ def check_state(state: State, rng: random.Random, where: str = "") -> None:
         expect(_snapshot(state) == snapshot, "a clone's moves leave the original unchanged")
         expect(_snapshot(twin) == _snapshot(child), "a state and its clone given the same action stay equal")
     expect(_snapshot(state) == snapshot, "checks left the state unchanged")
+
+
+def playthrough(game: Game, seed: int) -> str:
+    """A seeded random game written out state by state, as a golden file for review.
+
+    Each state shows the player to move, the legal actions as strings, the action taken and,
+    at the end, the result and returns. A behaviour change shows up as a diff of these files.
+    """
+    lines = [f"game: {game!r}", f"seed: {seed}"]
+    for state, action in _random_trajectory(game.new_initial_state(), seed, game.info.max_actions):
+        lines.append(f"state: {_trace(state)}")
+        lines.append(f"player: {state.current_player()}")
+        if action is None:
+            lines.append(f"result: {json.dumps(state.result().to_dict())}")
+            lines.append(f"returns: {state.returns()}")
+        else:
+            lines.append(f"legal: {' '.join(state.action_to_string(a) for a in state.legal_actions())}")
+            lines.append(f"action: {state.action_to_string(action)}")
+    return "\n".join(lines) + "\n"
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -12,3 +12,11 @@ MODULES = ["tabletop_lab", "tabletop_lab.core", "tabletop_lab.testing"]
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_readme_examples():
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    result = doctest.testfile(str(readme), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0
