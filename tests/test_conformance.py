@@ -5,24 +5,23 @@ import json
 import pytest
 
 from tabletop_lab import list_games, load_game
-from tabletop_lab.data import data_path
+from tabletop_lab.data import data_path, load_positions
 from tabletop_lab.testing import check_game, option_variants
 
 CASES = [(g["name"], options) for g in list_games() for options in option_variants(g["name"])]
 
 
-def saved_positions(name: str) -> list[str]:
-    """Positions curated in data/<game>/positions.json, as notation or JSON text."""
-    path = data_path(name, "positions.json")
-    if not path.exists():
+def saved_positions(name: str, options: dict) -> list[str]:
+    """Curated positions of data/<game>/positions.json that are set under these rules."""
+    if not data_path(name, "positions.json").exists():
         return []
-    entries = json.loads(path.read_text())
-    return [e["position"] if isinstance(e["position"], str) else json.dumps(e["position"]) for e in entries]
+    config = load_game(name, **options).options
+    return [p.position for p in load_positions(name).values() if load_game(name, **p.options).options == config]
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{json.dumps(o)}" for n, o in CASES])
 def test_random_playouts_keep_every_invariant(name, options):
-    report = check_game(load_game(name, **options), n_games=30, seed=7, positions=saved_positions(name))
+    report = check_game(load_game(name, **options), n_games=30, seed=7, positions=saved_positions(name, options))
     assert report["games"] == 30
     assert report["states"] > 30
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -54,7 +55,35 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose_action(self, state: State) -> int:
-        actions = state.legal_actions()
-        if not actions:
-            raise ValueError(f"{state.game.name}: no legal action, the game is over")
+        actions = legal_or_raise(state)
         return actions[self.rng.randrange(len(actions))]
+
+
+def legal_or_raise(state: State) -> list[int]:
+    """The legal actions of ``state``, or a ``ValueError`` when the game is over."""
+    actions = state.legal_actions()
+    if not actions:
+        raise ValueError(f"{state.game.name}: no legal action, the game is over")
+    return actions
+
+
+def require_perfect_information(agent: Agent, state: State) -> None:
+    """Refuse games with hidden information: searching the true state would read secrets."""
+    if not state.game.info.perfect_information:
+        raise ValueError(
+            f"{type(agent).__name__} searches the true state, which in {state.game.name} holds hidden "
+            "information; it only plays perfect-information games"
+        )
+
+
+def check_number(owner: str, name: str, value: Any, *, minimum: float, inclusive: bool, integer: bool = False) -> None:
+    """Raise ``ValueError`` unless ``value`` is a finite number (an int if ``integer``) above ``minimum``.
+
+    Booleans are refused, as everywhere in tabletop_lab.
+    """
+    kinds = (int,) if integer else (int, float)
+    ok = type(value) in kinds and math.isfinite(value) and (value >= minimum if inclusive else value > minimum)
+    if not ok:
+        kind = "an integer" if integer else "a number"
+        bound = f">= {minimum}" if inclusive else f"> {minimum}"
+        raise ValueError(f"{owner}: {name} must be {kind} {bound}, got {value!r}")
