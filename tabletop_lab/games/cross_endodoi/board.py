@@ -1,0 +1,83 @@
+"""Cross-endodoi on the generic board widget: one click on one of your holes is the move.
+
+Cells are hole indices 0..11 (see ``render.hole_at``). Hovering over a legal hole previews
+the move: the counts it leaves (``now→after``) and its laps, dashed. An agent's move is
+animated a lap at a time from ``render.sowing_frames``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ActionError, LapLimitError
+from ...widgets.adapter import BoardAdapter, subsample
+from . import render
+from .rules import CrossEndodoiState
+
+__all__ = ["Adapter"]
+
+
+class Adapter(BoardAdapter):
+    """Holes are cells; ``action_cells`` of hole h is ``(h,)``."""
+
+    figsize = render.FIGSIZE
+
+    def setup(self, figure: Any) -> Any:
+        ax = figure.add_axes(render.AXES_RECT)
+        self.view = render.BoardView(ax)
+        return ax
+
+    def draw(self, state, *, targets=frozenset(), selected=(), preview=None, viewer=None) -> None:
+        """Everything is public in Cross-endodoi, so ``viewer`` changes nothing; ``selected`` is
+        always empty (one click is a whole move)."""
+        self.view.update(state, highlight=targets, preview=preview)
+
+    def cell_at(self, x: float, y: float) -> int | None:
+        return render.hole_at(x, y)
+
+    def cell_xy(self, cell: int) -> tuple[float, float]:
+        return render.hole_xy(cell)
+
+    def action_cells(self, state, action: int) -> tuple[int]:
+        return (action,)
+
+    def cell_name(self, cell: int) -> str:
+        return f"hole {cell}"
+
+    def refusal(self, state: CrossEndodoiState, cells: tuple) -> str:
+        """The engine's own reason, naming the rule: an opponent's hole, an empty one ..."""
+        try:
+            state.parse_move(str(cells[-1]))
+        except ActionError as exc:
+            return str(exc)
+        return super().refusal(state, cells)
+
+    def preview(self, state: CrossEndodoiState, action: int) -> tuple[CrossEndodoiState | None, str]:
+        """The position after sowing ``action``, and its laps and capture in words."""
+        try:
+            after = state.child(action)
+        except LapLimitError as exc:
+            return None, str(exc)
+        report = after.last_move
+        laps = len(report.laps)
+        text = f"hole {action}: {laps} lap{'s' if laps > 1 else ''}, ends in hole {report.laps[-1].last}"
+        if report.captured:
+            text += f", captures {report.captured}"
+        return after, text
+
+    def frames(self, state, action: int, max_frames: int, *, fine: bool = True) -> list[render.SowingFrame]:
+        """Seed by seed when ``fine``, else the start, the end of each lap and the capture;
+        thinned evenly to ``max_frames``."""
+        frames = render.sowing_frames(state, action)
+        if not fine:
+            frames = [f for i, f in enumerate(frames) if f.event in ("start", "capture") or _ends_lap(frames, i)]
+        return subsample(frames, max_frames)
+
+    def draw_frame(self, state, frame: render.SowingFrame) -> None:
+        self.view.update(state, frame=frame)
+
+
+def _ends_lap(frames: list[render.SowingFrame], i: int) -> bool:
+    """True for the last seed of a lap: the next frame lifts, captures, or there is none."""
+    frame = frames[i]
+    return frame.event == "sow" and (i + 1 == len(frames) or frames[i + 1].event != "sow")

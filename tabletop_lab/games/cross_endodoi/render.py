@@ -1,0 +1,403 @@
+"""Draw Cross-endodoi positions with matplotlib: holes, seeds, stores and the last move's laps.
+
+The board is drawn as seen from South's seat, in data coordinates x 0..8, y 0..3.4::
+
+    y 3.1   (North's counts)                                          North
+    y 2.3   [N store] 11  10   9   8   7   6
+    y 1.6             (hole indices of both rows)
+    y 0.9             0   1   2   3   4   5  [S store]
+    y 0.2   South     (South's counts)
+            x 0.5     1.5 ...              6.5   7.5
+
+Each store sits on its owner's right. ``draw`` is a pure function of its inputs; ``BoardView``
+keeps the artists of one axes and updates them in place, which the widgets use to redraw a
+board without making figures. ``sowing_frames`` replays a move seed by seed for animations.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangle
+from matplotlib.path import Path
+
+from ...errors import LapLimitError
+from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, owner
+
+__all__ = [
+    "AXES_RECT",
+    "FIGSIZE",
+    "BoardView",
+    "SowingFrame",
+    "draw",
+    "hole_at",
+    "hole_xy",
+    "sowing_frames",
+    "status_text",
+]
+
+FIGSIZE = (7.2, 3.6)  # inches; with AXES_RECT the data units come out square
+AXES_RECT = (0.0, 0.0, 1.0, 0.86)  # the top strip holds the title
+XLIM, YLIM = (0.0, 8.0), (-0.05, 3.35)
+SOUTH_Y, NORTH_Y = 0.9, 2.3
+HOLE_R = 0.4
+STORE_X = (7.5, 0.5)  # South's store on South's right, North's on North's right
+MAX_DOTS = 30  # seeds drawn per hole; the count text is always exact
+MAX_LAPS_DRAWN = 8  # a longer move shows its last laps only, and says so in the title
+
+BOARD_FACE, BOARD_EDGE = "#e8c99b", "#8b5a2b"
+ROW_FACE, MOVER_ROW_FACE = "#e8c99b", "#f7e6c6"
+HOLE_FACE, HOLE_EDGE = "#c8a06e", "#7a4e24"
+SEED = "#3d2614"
+TARGET = "#1b9e77"  # legal holes
+ACTIVE = "#d95f02"  # hovered move and animation
+PATH = "#1f4e9c"  # the last move's laps
+CAPTURE = "#c0392b"
+
+
+class SowingFrame(NamedTuple):
+    """The board at one step of a move: after the start, a lift, a seed dropped or the capture.
+
+    ``lap`` counts from 1 (0 is the position before the move); ``origin`` is the lap's origin;
+    ``hole`` the hole just emptied or sown (``None`` at the start); ``in_hand`` the seeds still
+    to sow in this lap; ``event`` one of ``"start"``, ``"lift"``, ``"sow"``, ``"capture"``.
+    """
+
+    holes: tuple[int, ...]
+    stores: tuple[int, int]
+    lap: int
+    origin: int
+    hole: int | None
+    in_hand: int
+    event: str
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+def hole_xy(hole: int) -> tuple[float, float]:
+    """Where ``hole`` is drawn, in data coordinates: South's 0..5 left to right at the bottom,
+    North's 11..6 left to right at the top.
+
+    >>> hole_xy(0), hole_xy(11), hole_xy(6)
+    ((1.5, 0.9), (1.5, 2.3), (6.5, 2.3))
+    """
+    if not (type(hole) is int and 0 <= hole < NUM_HOLES):
+        raise ValueError(f"cross_endodoi: hole must be an int 0..11, got {hole!r}")
+    column = hole if hole < ROW else NUM_HOLES - 1 - hole
+    return (1.5 + column, SOUTH_Y if hole < ROW else NORTH_Y)
+
+
+def hole_at(x: float, y: float) -> int | None:
+    """The hole whose cell contains the data point ``(x, y)``, or ``None`` (stores, margins).
+
+    Each hole owns a whole column-by-row cell, so clicks need not hit the circle exactly.
+
+    >>> hole_at(1.6, 1.0), hole_at(6.4, 2.0), hole_at(0.5, 1.0)
+    (0, 6, None)
+    """
+    column = math.floor(x - 1.0)
+    middle = (SOUTH_Y + NORTH_Y) / 2
+    if not 0 <= column < ROW or not SOUTH_Y - 0.7 <= y <= NORTH_Y + 0.7:
+        return None
+    return column if y < middle else NUM_HOLES - 1 - column
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def draw(
+    state: CrossEndodoiState,
+    ax: Axes | None = None,
+    *,
+    highlight=(),
+    preview: CrossEndodoiState | None = None,
+    show_last_move: bool = True,
+    frame: SowingFrame | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Draw ``state`` on ``ax`` (a new figure when ``None``) and return the axes.
+
+    ``highlight``: holes to ring (legal targets). ``preview``: the position after a candidate
+    move (``state.child(action)``); its counts are shown as ``now→after`` and its laps dashed.
+    ``show_last_move``: draw the laps of the move that led here (``state.last_move``) and mark
+    its capture. ``frame``: draw a step of a move from ``sowing_frames`` instead of the counts.
+    ``title`` replaces the status line. ``ax.figure`` displays itself in a notebook.
+    """
+    if ax is None:
+        ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
+    view = BoardView(ax)
+    view.update(state, highlight=highlight, preview=preview, show_last_move=show_last_move, frame=frame, title=title)
+    return ax
+
+
+class BoardView:
+    """The artists of one drawn board, made once and updated in place by ``update``.
+
+    ``hole_patches``, ``count_texts`` (per hole) and ``store_texts`` (per player) are public so
+    that tests and widgets can read what is shown.
+    """
+
+    def __init__(self, ax: Axes):
+        self.ax = ax
+        ax.set_xlim(*XLIM)
+        ax.set_ylim(*YLIM)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_axis_off()
+        ax.add_patch(
+            FancyBboxPatch((0.08, 0.35), 7.84, 2.5, boxstyle="round,pad=0.05", fc=BOARD_FACE, ec=BOARD_EDGE, lw=2)
+        )
+        self.row_patches = [
+            ax.add_patch(Rectangle((1.02, y - 0.55), 5.96, 1.1, fc=ROW_FACE, ec="none")) for y in (SOUTH_Y, NORTH_Y)
+        ]
+        for x in STORE_X:
+            ax.add_patch(
+                FancyBboxPatch(
+                    (x - 0.33, 0.5), 0.66, 2.2, boxstyle="round,pad=0.05", fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.5
+                )
+            )
+        self.hole_patches = [
+            ax.add_patch(Circle(hole_xy(h), HOLE_R, fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.2)) for h in range(NUM_HOLES)
+        ]
+        self.seeds = ax.scatter(np.empty(0), np.empty(0), s=14, c=SEED, zorder=3, linewidths=0)
+        count_style = {"ha": "center", "va": "center", "fontsize": 12, "fontweight": "bold", "zorder": 5}
+        self.count_texts = [
+            ax.text(hole_xy(h)[0], 0.15 if h < ROW else 3.1, "", **count_style) for h in range(NUM_HOLES)
+        ]
+        self.store_texts = [ax.text(STORE_X[0], 0.15, "", **count_style), ax.text(STORE_X[1], 3.1, "", **count_style)]
+        for h in range(NUM_HOLES):
+            x, y = hole_xy(h)
+            ax.text(x, y + (0.52 if h < ROW else -0.52), str(h), ha="center", va="center", fontsize=8, color="#6b4a2b")
+        ax.text(0.5, 0.15, "South", ha="center", va="center", fontsize=9, style="italic")
+        ax.text(7.5, 3.1, "North", ha="center", va="center", fontsize=9, style="italic")
+        self.title = ax.set_title("", fontsize=11, y=1.0)  # a fixed y: no layout work per draw
+        self._transient: list = []  # paths and marks of one update, removed by the next
+
+    def update(
+        self,
+        state: CrossEndodoiState,
+        *,
+        highlight=(),
+        preview: CrossEndodoiState | None = None,
+        show_last_move: bool = True,
+        frame: SowingFrame | None = None,
+        title: str | None = None,
+    ) -> None:
+        """Show ``state``; the keywords are those of ``draw``."""
+        for artist in self._transient:
+            artist.remove()
+        self._transient = []
+        holes, stores = (frame.holes, frame.stores) if frame is not None else (state.holes, state.stores)
+        mover = state.current_player()
+        for player, patch in enumerate(self.row_patches):
+            patch.set_facecolor(MOVER_ROW_FACE if player == mover and frame is None else ROW_FACE)
+        self._draw_seeds(holes, stores)
+        for h, text in enumerate(self.count_texts):
+            _show_count(text, holes[h], preview.holes[h] if preview is not None else None)
+        for p, text in enumerate(self.store_texts):
+            _show_count(text, stores[p], preview.stores[p] if preview is not None else None)
+        targets = set(highlight)
+        for h, patch in enumerate(self.hole_patches):
+            colour, width = (TARGET, 2.8) if h in targets else (HOLE_EDGE, 1.2)
+            patch.set_edgecolor(colour)
+            patch.set_linewidth(width)
+        if frame is not None:
+            self._draw_frame_marks(frame)
+        elif preview is not None and preview.last_move is not None:
+            self._draw_laps(preview.last_move, ACTIVE, dashed=True)
+        elif show_last_move and state.last_move is not None:
+            self._draw_laps(state.last_move, PATH, dashed=False)
+        self.title.set_text(title if title is not None else status_text(state, frame))
+
+    # --- pieces of update ----------------------------------------------------------------
+
+    def _draw_seeds(self, holes, stores) -> None:
+        points = []
+        for h, count in enumerate(holes):
+            x, y = hole_xy(h)
+            points.extend((x + dx, y + dy) for dx, dy in _hole_layout(min(count, MAX_DOTS)))
+        for p, count in enumerate(stores):
+            points.extend((STORE_X[p] + dx, 1.6 + dy) for dx, dy in _store_layout(count))
+        self.seeds.set_offsets(np.array(points, dtype=float).reshape(-1, 2))
+
+    def _draw_laps(self, report, colour: str, dashed: bool) -> None:
+        """Each lap as an arrow along the ring from its origin to its last hole, numbered."""
+        laps = report.laps
+        first = max(0, len(laps) - MAX_LAPS_DRAWN)
+        style = "--" if dashed else "-"
+        for number, lap in enumerate(laps[first:], start=first + 1):
+            shift = 0.12 * (number % 3 - 1)  # overlapping laps stay apart
+            points = [(x, y + shift) for x, y in map(hole_xy, _lap_holes(lap))]
+            arrow = FancyArrowPatch(
+                path=Path(points),
+                arrowstyle="-|>",
+                mutation_scale=14,
+                color=colour,
+                lw=2,
+                ls=style,
+                alpha=0.85,
+                zorder=6,
+            )
+            self._add(self.ax.add_patch(arrow))
+            x, y = points[0]
+            self._add(
+                self.ax.text(
+                    x - 0.22,
+                    y + 0.22,
+                    str(number),
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white",
+                    zorder=7,
+                    bbox={"boxstyle": "circle,pad=0.2", "fc": colour, "ec": "none"},
+                )
+            )
+        if report.capture_hole is not None:
+            for hole in (report.capture_hole, laps[-1].last):
+                self._add(
+                    self.ax.add_patch(Circle(hole_xy(hole), HOLE_R + 0.04, fill=False, ec=CAPTURE, lw=2.5, zorder=6))
+                )
+            x, y = hole_xy(report.capture_hole)
+            self._add(self.ax.text(x, y, "×", ha="center", va="center", fontsize=22, color=CAPTURE, zorder=7))
+
+    def _draw_frame_marks(self, frame: SowingFrame) -> None:
+        """Ring the lap's origin and the hole just sown or emptied."""
+        if frame.hole is None:
+            return
+        colour = CAPTURE if frame.event == "capture" else ACTIVE
+        self._add(
+            self.ax.add_patch(
+                Circle(hole_xy(frame.origin), HOLE_R + 0.05, fill=False, ec=PATH, lw=2, ls="--", zorder=6)
+            )
+        )
+        self._add(self.ax.add_patch(Circle(hole_xy(frame.hole), HOLE_R + 0.05, fill=False, ec=colour, lw=3, zorder=7)))
+
+    def _add(self, artist):
+        self._transient.append(artist)
+        return artist
+
+
+def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> str:
+    """One line for the title: whose turn, the result, or what an animation frame shows.
+
+    >>> from tabletop_lab import load_game
+    >>> status_text(load_game("cross_endodoi").new_initial_state())
+    'South to move'
+    """
+    if frame is not None:
+        who = PLAYER_NAMES[state.current_player()]
+        if frame.event == "start":
+            return f"{who} sows hole {frame.origin}"
+        if frame.event == "capture":
+            return f"{who} captures from hole {frame.hole}"
+        return f"{who} sows: lap {frame.lap} from hole {frame.origin}, {frame.in_hand} in hand"
+    result = state.result()
+    if result is not None:
+        south, north = result.scores
+        if result.is_draw:
+            return f"Draw {south}–{north}"
+        return f"{PLAYER_NAMES[result.winners[0]]} wins {south}–{north}"
+    text = f"{PLAYER_NAMES[state.to_move]} to move"
+    report = state.last_move
+    if report is not None:
+        laps = len(report.laps)
+        text += f" · {PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
+        if report.captured:
+            text += f", captured {report.captured}"
+        if laps > MAX_LAPS_DRAWN:
+            text += f" (last {MAX_LAPS_DRAWN} drawn)"
+    return text
+
+
+# ----------------------------------------------------------------------------- animation
+
+
+def sowing_frames(state: CrossEndodoiState, action: int) -> list[SowingFrame]:
+    """Every step of playing ``action`` in ``state``: the start, then per lap the lift and each
+    seed dropped, then the capture if any. The last frame is the position after the move.
+
+    This is a second, seed-by-seed simulation of rules 2.2-2.3 (the engine sows whole rounds
+    at once), so tests can check one against the other. Raises the engine's errors for an
+    illegal action, and ``LapLimitError`` past the game's ``max_laps``.
+
+    >>> from tabletop_lab import load_game
+    >>> state = load_game("cross_endodoi").new_initial_state()
+    >>> frames = sowing_frames(state, 2)
+    >>> [f.event for f in frames[:6]]  # 3 seeds sown clockwise, then a relay from hole 11
+    ['start', 'lift', 'sow', 'sow', 'sow', 'lift']
+    >>> frames[-1].holes == tuple(state.child(2).holes)
+    True
+    """
+    state.parse_move(state.action_to_string(action))  # raises if malformed or illegal
+    holes, stores, mover = list(state.holes), list(state.stores), state.to_move
+    skip_origin = state.game.options["skip_origin"]
+    max_laps = state.game.params["max_laps"]
+    frames = [SowingFrame(tuple(holes), tuple(stores), 0, action, None, 0, "start")]
+    origin, lap = action, 0
+    while True:
+        lap += 1
+        if lap > max_laps:
+            raise LapLimitError(f"cross_endodoi: sowing hole {action} needs more than max_laps={max_laps} laps")
+        in_hand, holes[origin] = holes[origin], 0
+        step = -1 if in_hand % 2 else 1  # odd: clockwise, even: counter-clockwise
+        frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, origin, in_hand, "lift"))
+        hole = origin
+        while in_hand:
+            hole = (hole + step) % NUM_HOLES
+            if skip_origin and hole == origin:
+                continue
+            holes[hole] += 1
+            in_hand -= 1
+            frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, hole, in_hand, "sow"))
+        if holes[hole] == 1:  # the last seed found an empty hole: stop
+            break
+        origin = hole  # relay
+    across = NUM_HOLES - 1 - hole
+    if owner(hole) == mover and holes[across]:
+        stores[mover] += holes[across] + 1
+        holes[across] = holes[hole] = 0
+        frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, across, 0, "capture"))
+    return frames
+
+
+# ----------------------------------------------------------------------------- helpers
+
+_GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
+_DOT_STEP = 0.33 / math.sqrt(MAX_DOTS)
+
+
+def _hole_layout(n: int) -> list[tuple[float, float]]:
+    """Offsets of ``n`` dots in a sunflower spiral that fills a hole at ``MAX_DOTS``."""
+    return [
+        (
+            _DOT_STEP * math.sqrt(i + 0.5) * math.cos(i * _GOLDEN_ANGLE),
+            _DOT_STEP * math.sqrt(i + 0.5) * math.sin(i * _GOLDEN_ANGLE),
+        )
+        for i in range(n)
+    ]
+
+
+def _store_layout(n: int) -> list[tuple[float, float]]:
+    """Offsets of ``n`` dots in rows of four, filling a store from the bottom up (at most 72)."""
+    n = min(n, 72)
+    return [(-0.2 + 0.135 * (i % 4), -0.95 + 0.106 * (i // 4)) for i in range(n)]
+
+
+def _lap_holes(lap) -> list[int]:
+    """The holes a lap passes, origin first, along the ring up to its last hole (one round at most)."""
+    steps = ((lap.last - lap.origin) * lap.direction) % NUM_HOLES or NUM_HOLES
+    return [(lap.origin + lap.direction * k) % NUM_HOLES for k in range(steps + 1)]
+
+
+def _show_count(text, now: int, after: int | None) -> None:
+    if after is None or after == now:
+        text.set_text(str(now))
+        text.set_color("black")
+    else:
+        text.set_text(f"{now}→{after}")
+        text.set_color(ACTIVE)
