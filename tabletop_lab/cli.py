@@ -1,0 +1,309 @@
+"""The ``tabletop-lab`` command: simulate, bench, games and serve.
+
+::
+
+    tabletop-lab games
+    tabletop-lab simulate cross_endodoi --agents random,mcts:iterations=200,c=1.4 --games 200 \\
+        --seed 1 --workers 2 --option seeds_per_hole=6 --out results.parquet
+    tabletop-lab bench --game cross_endodoi --seconds 3
+    tabletop-lab serve --port 8866 --no-browser
+
+Bad arguments end with a one-line message and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .core import Game, list_games, load_game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["main"]
+
+_FORMATS = {".csv": "CSV", ".parquet": "Parquet", ".pq": "Parquet"}
+#: ``tabletop_lab.sim.SEATS``, repeated so that the parser does not import pandas.
+_SEATS = ("fixed", "rotate", "random")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.command(args)
+    except ValueError as exc:
+        print(f"tabletop-lab {args.name}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"tabletop-lab {args.name}: interrupted", file=sys.stderr)
+        return 130
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    game = load_game(args.game, **_options(args.option))
+    out = _output_path(args.out) if args.out else None
+    agents = _agent_specs(args.agents) if args.agents else ["random"] * game.num_players
+    from .sim import simulate  # pandas and numpy load only for the commands that need them
+
+    df = simulate(
+        game,
+        agents,
+        args.games,
+        args.seed,
+        workers=args.workers,
+        seats=args.seats,
+        progress=not args.no_progress,
+        batch_size=args.batch_size,
+        max_actions=args.max_actions,
+    )
+    if out is not None:
+        if _FORMATS[out.suffix.lower()] == "CSV":
+            df.to_csv(out, index=False)
+        else:
+            df.to_parquet(out, index=False)
+        print(f"wrote {len(df)} games to {out}")
+    print(_summary_text(df))
+    return 130 if df.attrs["interrupted"] else 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    for info in list_games():
+        players = ", ".join(map(str, info["players"]))
+        print(f"{info['name']}  ({info['title']}; players: {players})")
+        print(f"    {info['summary']}")
+        for option in info["options"]:
+            values = option["values"]
+            shown = values if isinstance(values, str) else ", ".join(map(json.dumps, values))
+            print(f"    --option {option['name']}=VALUE   {option['doc']}")
+            print(f"        values: {shown}; default {json.dumps(option['default'])}")
+        print()
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    if args.seconds <= 0:
+        raise ValueError(f"--seconds must be positive; got {args.seconds}")
+    names = [args.game] if args.game else [info["name"] for info in list_games()]
+    rows = [_bench_game(load_game(name), args.seconds, args.mcts_iterations) for name in names]
+    print(f"Python {platform.python_version()}, one process, about {args.seconds:g} s per measure")
+    print(pd.DataFrame(rows).to_string(index=False))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve  # Voila and its app notebooks are only needed here
+
+    try:
+        return serve(port=args.port, open_browser=not args.no_browser)
+    except OSError as exc:
+        print(f"tabletop-lab serve: error: {exc}", file=sys.stderr)
+        return 1
+
+
+# ----------------------------------------------------------------------------- the parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletop-lab", description="Simulate, benchmark and serve tabletop_lab games."
+    )
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
+    sim.add_argument("game", help="a game name (see `tabletop-lab games`)")
+    sim.add_argument(
+        "--agents",
+        help="one agent spec per seat, comma separated, e.g. random,mcts:iterations=200,c=1.4 "
+        "(default: random in every seat)",
+    )
+    sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
+    sim.add_argument("--seed", type=_non_negative, default=0, help="root seed (default 0)")
+    sim.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    sim.add_argument("--out", help="write one row per game to FILE.csv or FILE.parquet")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option; repeat for several"
+    )
+    sim.add_argument(
+        "--seats", choices=_SEATS, default="rotate", help="how agents take seats game by game (default rotate)"
+    )
+    sim.add_argument("--batch-size", type=_positive, help="games per task (default: about 1%% of the games)")
+    sim.add_argument(
+        "--max-actions", type=_positive, help="cut games after this many actions (default: the game's cap)"
+    )
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(command=_simulate, name="simulate")
+
+    bench = commands.add_parser("bench", help="measure random play and MCTS speed in one process")
+    bench.add_argument("--game", help="one game (default: every game)")
+    bench.add_argument("--seconds", type=float, default=2.0, help="seconds per measure (default 2)")
+    bench.add_argument(
+        "--mcts-iterations", type=_positive, default=1000, help="MCTS simulations per decision (default 1000)"
+    )
+    bench.set_defaults(command=_bench, name="bench")
+
+    games = commands.add_parser("games", help="list the games and their rule options")
+    games.set_defaults(command=_games, name="games")
+
+    serve = commands.add_parser("serve", help="serve the Voila apps on this machine")
+    serve.add_argument("--port", type=_positive, default=8866, help="port on 127.0.0.1 (default 8866)")
+    serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+    serve.set_defaults(command=_serve, name="serve")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+# ----------------------------------------------------------------------------- Helpers
+
+
+def _options(items: list[str]) -> dict[str, Any]:
+    """``key=value`` strings as rule options; values are JSON (``6``, ``true``) or plain text."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--option {item!r} is not of the form key=value")
+        if key in options:
+            raise ValueError(f"--option {key} is given twice")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    return options
+
+
+def _agent_specs(text: str) -> list[str]:
+    """Split ``random,mcts:iterations=200,c=1.4`` into one spec per seat: a piece with ``=``
+    but no ``:`` is a further setting of the agent before it."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def _output_path(text: str) -> Path:
+    path = Path(text)
+    if path.suffix.lower() not in _FORMATS:
+        raise ValueError(f"--out {text!r}: the file name must end in {', '.join(_FORMATS)}")
+    if not path.parent.is_dir():
+        raise ValueError(f"--out {text!r}: folder {str(path.parent)!r} does not exist")
+    return path
+
+
+def _summary_text(df: pd.DataFrame) -> str:
+    """Win rates with CIs, then first-player advantage, draws, timeouts and lengths."""
+    import pandas as pd
+
+    from . import stats
+
+    if df.empty:
+        return "no game finished"
+    table = stats.win_rates(df)
+    shown = pd.DataFrame(
+        {
+            "agent": table["agent"],
+            "wins": table["wins"],
+            "draws": table["draws"],
+            "losses": table["losses"],
+            "n": table["n"],
+            "rate": table["rate"].map("{:.3f}".format),
+            "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
+        }
+    )
+    first, draws, timeouts = stats.first_player_advantage(df), stats.draw_rate(df), stats.timeout_rate(df)
+    lengths = stats.length_summary(df)
+    attrs = df.attrs
+    lines = [
+        f"{attrs['game']} {json.dumps(attrs['options'])}: {len(df)} games, seed {attrs['seed']}, seats {attrs['seats']}",
+        shown.to_string(index=False),
+        f"first-player advantage {_interval(first)}  (draws count half)",
+        f"draws {_interval(draws)}  (completed games)",
+        f"timeouts {_interval(timeouts)}  (cut at {attrs['max_actions']} actions or by a rule cap)",
+        f"mean length: {lengths.loc['n_turns', 'mean']:.1f} turns, {lengths.loc['n_actions', 'mean']:.1f} actions",
+    ]
+    return "\n".join(lines)
+
+
+def _interval(result: dict) -> str:
+    return f"{result['value']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] (n={result['n']})"
+
+
+def _bench_game(game: Game, seconds: float, iterations: int) -> dict[str, Any]:
+    """Random-play speed (the bare engine loop, then through ``simulate``) and MCTS speed."""
+    from .agents import MCTSAgent
+    from .sim import simulate
+
+    rng = random.Random(0)
+    cap = game.info.max_actions
+    n_games = n_actions = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        played = 0
+        while played < cap and not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            played += 1
+        n_games += 1
+        n_actions += played
+    elapsed = time.perf_counter() - started
+    loop_rate = n_games / elapsed
+
+    runner_games = max(1, round(loop_rate * seconds))
+    started = time.perf_counter()
+    simulate(game, ["random"] * game.num_players, runner_games, progress=False)
+    runner_rate = runner_games / (time.perf_counter() - started)
+
+    mcts = "n/a (hidden information)"
+    if game.info.perfect_information:
+        agent, state, calls = MCTSAgent(seed=0, iterations=iterations), game.new_initial_state(), 0
+        started = time.perf_counter()
+        while calls == 0 or time.perf_counter() - started < seconds:
+            agent.choose_action(state)
+            calls += 1
+        mcts = f"{calls * iterations / (time.perf_counter() - started):,.0f}"
+    return {
+        "game": game.name,
+        "random games/s": f"{loop_rate:,.0f}",
+        "actions/s": f"{n_actions / elapsed:,.0f}",
+        "actions/game": f"{n_actions / n_games:.1f}",
+        "simulate() games/s": f"{runner_rate:,.0f}",
+        f"MCTS sims/s ({iterations}/move)": mcts,
+    }

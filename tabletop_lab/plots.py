@@ -1,0 +1,156 @@
+"""Figures for simulation results: rates with 95% Wilson intervals, lengths, tournaments.
+
+Each function draws on ``ax`` (a new figure when ``None``), labels its axes, gives a legend
+or colour bar, puts n in the title and returns the Axes. Only the object-oriented matplotlib
+API is used, so the figures work with any backend, Agg included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import stats
+
+__all__ = ["plot_win_rates", "plot_first_player_advantage", "plot_lengths", "plot_tournament"]
+
+_CI_LABEL = "95% Wilson CI"
+
+
+def plot_win_rates(table: pd.DataFrame, ax: Any = None) -> Any:
+    """Bars of each agent's (or seat's) rate from ``stats.win_rates``, with Wilson error bars.
+
+    The dashed line is the mean rate over the rows: where every bar would stand if no agent or
+    seat were better than another.
+    """
+    ax = _axes(ax)
+    key = table.columns[0]
+    x = np.arange(len(table))
+    rate = table["rate"].to_numpy(dtype=float)
+    bars = ax.bar(x, rate, color="tab:blue", label="rate (win 1, draw ½, loss 0)")
+    ax.bar_label(bars, labels=[f"{r:.2f}" for r in rate], label_type="center", color="white")
+    _error_bars(ax, x, rate, table["ci_low"], table["ci_high"])
+    ax.axhline(rate.mean(), color="grey", linestyle="--", label="no difference")
+    ax.set_xticks(x, [str(v) for v in table[key]])
+    ax.set_xlabel(key)
+    ax.set_ylabel("rate over completed games")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Results by {key} (n = {_n_text(table['n'])} games{_capped_text(table)})")
+    ax.legend(loc="upper right", fontsize="small")
+    return ax
+
+
+def plot_first_player_advantage(data: pd.DataFrame | Mapping[str, Any], ax: Any = None) -> Any:
+    """First-player advantage (draws count half) with its Wilson interval, one bar per setting.
+
+    ``data`` is a ``simulate`` DataFrame (one bar), or a mapping from a label (an agent kind,
+    a rules config...) to a DataFrame or to a ``stats.first_player_advantage`` result.
+    """
+    ax = _axes(ax)
+    items = {"all games": data} if isinstance(data, pd.DataFrame) else dict(data)
+    if not items:
+        raise ValueError("plot_first_player_advantage needs at least one DataFrame or result")
+    results = {
+        label: stats.first_player_advantage(v) if isinstance(v, pd.DataFrame) else v for label, v in items.items()
+    }
+    x = np.arange(len(results))
+    value = np.array([r["value"] for r in results.values()], dtype=float)
+    ax.bar(x, value, color="tab:orange", label="first player's rate")
+    _error_bars(ax, x, value, [r["ci_low"] for r in results.values()], [r["ci_high"] for r in results.values()])
+    ax.axhline(0.5, color="grey", linestyle="--", label="no advantage")
+    ax.set_xticks(x, list(results))
+    ax.set_ylabel("first player's rate (win 1, draw ½)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"First-player advantage (n = {_n_text([r['n'] for r in results.values()])} completed games)")
+    ax.legend(loc="upper right", fontsize="small")
+    return ax
+
+
+def plot_lengths(df: pd.DataFrame, ax: Any = None) -> Any:
+    """Histogram of completed games' lengths in turns (and in actions where they differ),
+    with each mean and its 95% confidence interval."""
+    ax = _axes(ax)
+    done = df.loc[~df["hit_cap"]]
+    if done.empty:
+        raise ValueError("plot_lengths: no completed game to plot")
+    measures = [("n_turns", "turns", "tab:blue")]
+    if not done["n_turns"].equals(done["n_actions"]):
+        measures.append(("n_actions", "actions", "tab:green"))
+    top = 0.0
+    for column, name, colour in measures:
+        values = done[column].to_numpy()
+        counts, _, _ = ax.hist(values, bins=_bins(values), alpha=0.6, color=colour, label=name)
+        top = max(top, counts.max())
+        mean = values.mean()
+        half = 1.959963984540054 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0.0
+        ax.errorbar([mean], [top * 1.05], xerr=[[half], [half]], fmt="v", color=colour, capsize=4,
+                    label=f"mean {name} {mean:.1f} (95% CI)")  # fmt: skip
+    ax.set_xlabel("game length (turns)" if len(measures) == 1 else "game length")
+    ax.set_ylabel("games")
+    capped = int(df["hit_cap"].sum())
+    cap = df.attrs.get("max_actions")
+    cut = f"; {capped} capped" + (f" at {cap} actions" if cap else "") if capped else ""
+    ax.set_title(f"Game length (n = {len(done)} completed games{cut})")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
+    """Heat map of ``stats.tournament``: each row agent's rate against each opponent, with
+    the 95% Wilson interval written in every cell."""
+    ax = _axes(ax)
+    agents = list(dict.fromkeys(table["agent"]))
+    opponents = list(dict.fromkeys(table["opponent"]))
+    if set(opponents) <= set(agents):  # two seats: same order both ways, the diagonal is empty
+        opponents = [a for a in agents if a in opponents]
+    cells = table.set_index(["agent", "opponent"])
+    grid = np.full((len(agents), len(opponents)), np.nan)
+    for (agent, opponent), row in cells.iterrows():
+        i, j = agents.index(agent), opponents.index(opponent)
+        grid[i, j] = row["rate"]
+        ax.text(j, i, f"{row['rate']:.2f}\n[{row['ci_low']:.2f}, {row['ci_high']:.2f}]",
+                ha="center", va="center", fontsize="small")  # fmt: skip
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    ax.figure.colorbar(image, ax=ax, label="row agent's rate (win 1, draw ½)")
+    ax.set_xticks(np.arange(len(opponents)), opponents, rotation=30, ha="right")
+    ax.set_yticks(np.arange(len(agents)), agents)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    ax.set_title(f"Round robin (n = {_n_text(table['n'])} games per match)\ncells: rate [95% Wilson CI]")
+    return ax
+
+
+# ----------------------------------------------------------------------------- Helpers
+
+
+def _axes(ax: Any) -> Any:
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt  # pyplot only to make a figure a notebook shows
+
+    _, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+    return ax
+
+
+def _error_bars(ax: Any, x: np.ndarray, value: np.ndarray, low: Any, high: Any) -> None:
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    ax.errorbar(x, value, yerr=[value - low, high - value], fmt="none", ecolor="black", capsize=5, label=_CI_LABEL)
+
+
+def _n_text(ns: Any) -> str:
+    ns = [int(n) for n in ns]
+    return f"{min(ns)}" if min(ns) == max(ns) else f"{min(ns)}–{max(ns)}"
+
+
+def _capped_text(table: pd.DataFrame) -> str:
+    capped = int(table["capped"].max()) if "capped" in table else 0
+    return f", {capped} capped" if capped else ""
+
+
+def _bins(values: np.ndarray) -> Any:
+    """One bin per length when the range is small, else 40 bins."""
+    low, high = int(values.min()), int(values.max())
+    return np.arange(low, high + 2) - 0.5 if high - low <= 60 else 40

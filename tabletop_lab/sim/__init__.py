@@ -1,0 +1,11 @@
+"""Simulation: play seeded games between agents, one pandas row per game (``simulate``).
+
+>>> from tabletop_lab.sim import simulate
+>>> df = simulate("cross_endodoi", ["random", "greedy"], 20, seed=1, progress=False)
+>>> len(df), sorted(set(df.agent_0))
+(20, ['greedy', 'random'])
+"""
+
+from .runner import SEATS, Batch, play_batch, play_game, simulate
+
+__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]

@@ -1,0 +1,401 @@
+"""Play many seeded games between agents; one DataFrame row per game.
+
+Reproducibility comes from seeds, never from scheduling. Game ``g`` of a run seeded ``s`` gets
+its seed (and, with ``seats="random"``, its seating) from position ``g`` of streams of
+``numpy.random.SeedSequence(s)``, so a row depends on ``(s, g)`` only: the same for one
+process, a pool of any size, a Dask cluster, any batch size, and a shorter run's prefix.
+
+Games travel in fixed-size batches to ``play_batch``, a pure importable function that
+returns compact tuples; the parent builds the DataFrame, sorted by game id. Batches are
+collected as they finish, so an interrupted run keeps every finished game.
+
+A row's ``seed`` replays its game alone: ``play_game(game, agents_in_seat_order,
+seed=row.seed)`` resets each seat's agent exactly as the run did.
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..agents import Agent, make_agent
+from ..core import TERMINAL, Game, State, canonical_json, load_game
+from ..errors import ActionError, IllegalActionError
+from ..records import GameRecord
+
+__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]
+
+#: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
+SEATS = ("fixed", "rotate", "random")
+
+Progress = bool | Callable[[int, int], Any]
+
+_GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spread over 64 bits
+_MASK63 = (1 << 63) - 1
+
+
+class Batch(NamedTuple):
+    """A run of consecutive games for one worker; everything needed to play them."""
+
+    game: Game
+    agents: tuple[Agent, ...]  # in the caller's order; ``arrangements`` seats them
+    first_id: int
+    seeds: list[int]  # one per game
+    arrangements: list[tuple[int, ...]]  # per game: the index of the agent in each seat
+    max_actions: int
+
+
+def simulate(
+    game: str | Game,
+    agents: Sequence[str | Agent],
+    n_games: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    executor: Executor | None = None,
+    seats: str = "rotate",
+    progress: Progress = True,
+    batch_size: int | None = None,
+    max_actions: int | None = None,
+) -> pd.DataFrame:
+    """Play ``n_games`` games of ``game`` between ``agents`` and return one row per game.
+
+    ``agents`` holds one agent (or spec such as ``"mcts:iterations=200"``) per seat; they are
+    copied, so the caller's objects are never changed. ``seats`` is ``"fixed"``, ``"rotate"``
+    (agent ``i`` sits in seat ``(i + g) % n`` in game ``g``) or ``"random"``. Games run in this
+    process when ``workers == 1``, in a process pool of ``workers`` otherwise, or on
+    ``executor`` (any ``concurrent.futures.Executor``, e.g. a Dask client's
+    ``get_executor()``) when given, which then replaces ``workers``. ``progress`` is True (a
+    tqdm bar), False, or a callable ``progress(done, total)`` counting games.
+
+    A game still running after ``max_actions`` actions (default ``game.info.max_actions``) is
+    cut: ``hit_cap`` is True, reason ``"cap"``, no winners, returns 0. A game ended by its own
+    rules' safety cap (``Result.cap_reached``) keeps its result and is also marked ``hit_cap``;
+    statistics treat both as timeouts. ``draw`` is True for uncapped games every player shares.
+
+    Columns: ``game_id, game, options, seed, agent_0.., first_player, winners, winner_agents,
+    returns_0.., score_0.., reason, n_turns, n_actions, hit_cap, duration_s, final, draw``.
+    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
+    ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
+
+    Raises ``ValueError`` (before any game is played) for an unknown game, a wrong number of
+    agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
+    returns an illegal action, naming the agent, seat, game id and seed.
+    """
+    game = _resolve_game(game)
+    seated = [copy.deepcopy(a) for a in _resolve_agents(agents, game)]
+    n_games = _positive_int(n_games, "n_games")
+    seed = _seed(seed)
+    workers = _positive_int(workers, "workers")
+    if seats not in SEATS:
+        raise ValueError(f"seats must be one of {', '.join(SEATS)}; got {seats!r}")
+    _check_progress(progress)
+    if executor is not None and not isinstance(executor, Executor):
+        raise ValueError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+    size = _default_batch_size(n_games) if batch_size is None else _positive_int(batch_size, "batch_size")
+    cap = game.info.max_actions if max_actions is None else _positive_int(max_actions, "max_actions")
+
+    game_seeds, arrangements = _plan(seed, n_games, len(seated), seats)
+    batches = [
+        Batch(game, tuple(seated), start, game_seeds[start : start + size], arrangements[start : start + size], cap)
+        for start in range(0, n_games, size)
+    ]
+    rows, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
+    labels = _unique_labels([a.label for a in seated])
+    df = _frame(rows, game, labels)
+    df.attrs.update(
+        game=game.name,
+        options=dict(game.options),
+        agents=labels,
+        seed=seed,
+        seats=seats,
+        max_actions=cap,
+        n_games=n_games,
+        interrupted=interrupted,
+    )
+    if interrupted:
+        warnings.warn(
+            f"simulation interrupted: kept the {len(df)} of {n_games} games that finished", RuntimeWarning, stacklevel=2
+        )
+    return df
+
+
+def play_game(
+    state_or_game: State | Game | str,
+    agents: Sequence[str | Agent],
+    seed: int | None = None,
+    max_actions: int | None = None,
+) -> GameRecord:
+    """Play one game from a position (a clone of it; the state passed is unchanged) or from a
+    game's initial position, with one agent per seat, and return its record.
+
+    With a ``seed`` every seat's agent is reset from it first (as ``simulate`` does, so a row's
+    ``seed`` replays that game); without one the agents carry on with their own randomness.
+    The given agent objects are used, not copied. A game cut by ``max_actions`` (default
+    ``game.info.max_actions``) has a record with ``result`` None.
+    """
+    if isinstance(state_or_game, State):
+        state = state_or_game.clone()
+    else:
+        state = _resolve_game(state_or_game).new_initial_state()
+    seated = _resolve_agents(agents, state.game)
+    if seed is not None:
+        _reset(seated, _seed(seed))
+    cap = state.game.info.max_actions if max_actions is None else _positive_int(max_actions, "max_actions")
+    _play_out(state, seated, cap, None, seed)
+    return GameRecord.from_state(state, seed=seed, agents=[a.label for a in seated])
+
+
+def play_batch(batch: Batch) -> list[tuple]:
+    """Play the games of ``batch``; one compact tuple per game (see ``_frame`` for the fields).
+
+    The rows depend on the batch alone: each agent is reset from the game's seed before every
+    game, so what the agents did before does not matter (they are not copied: copying an
+    agent's random generator costs as much as playing a random game).
+    """
+    game = batch.game
+    agents = batch.agents
+    rows = []
+    for offset, (seed, arrangement) in enumerate(zip(batch.seeds, batch.arrangements)):
+        game_id = batch.first_id + offset
+        seated = [agents[i] for i in arrangement]
+        started = time.perf_counter()
+        state = game.new_initial_state()
+        first_player = state.current_player()
+        _reset(seated, seed)
+        n_turns, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        duration = time.perf_counter() - started
+        result = state.result()
+        if result is None:
+            winners, returns, reason, hit_cap = (), (0.0,) * len(seated), "cap", True
+        else:
+            winners, returns, reason, hit_cap = (
+                result.winners,
+                tuple(result.returns()),
+                result.reason,
+                result.cap_reached,
+            )
+        final = state.notation() if game.info.has_notation else state.to_json()
+        rows.append(
+            (game_id, seed, arrangement, first_player, winners, returns, tuple(state.scores()),
+             reason, n_turns, n_actions, hit_cap, duration, final)
+        )  # fmt: skip
+    return rows
+
+
+# ----------------------------------------------------------------------------- Helpers
+
+
+def _play_out(
+    state: State, seated: list[Agent], max_actions: int, game_id: int | None, seed: int | None
+) -> tuple[int, int]:
+    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns and actions.
+
+    A turn starts with every action applied while ``mid_turn()`` is False. Kept tight: this
+    loop is most of a random game's cost.
+    """
+    current_player, mid_turn, apply_action = state.current_player, state.mid_turn, state.apply_action
+    n_turns = n_actions = 0
+    while n_actions < max_actions:
+        player = current_player()
+        if player == TERMINAL:
+            break
+        if not mid_turn():
+            n_turns += 1
+        agent = seated[player]
+        action = agent.choose_action(state)
+        try:
+            apply_action(action)
+        except ActionError as exc:
+            where = f"game {game_id} (seed {seed})" if game_id is not None else f"a game (seed {seed})"
+            raise IllegalActionError(
+                f"agent {agent.label!r} in seat {player} returned illegal action {action!r} in {where} "
+                f"after {n_actions} actions: {exc}"
+            ) from exc
+        n_actions += 1
+    return n_turns, n_actions
+
+
+def _reset(seated: list[Agent], seed: int) -> None:
+    """Reset the agent in seat ``i`` from ``seed + (i + 1) * GOLDEN`` (mod 2**63).
+
+    Distinct per seat, and nearly free: seeding ``random.Random`` (Mersenne Twister's
+    ``init_by_array``) already scrambles neighbouring integers into unrelated streams, and a
+    run's game seeds are themselves ``SeedSequence`` output.
+    """
+    for seat, agent in enumerate(seated, 1):
+        agent.reset((seed + seat * _GOLDEN) & _MASK63)
+
+
+def _plan(seed: int, n_games: int, n_seats: int, seats: str) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Each game's seed and seating; entry ``g`` depends on ``(seed, g)`` only."""
+    game_stream, seat_stream = np.random.SeedSequence(seed).spawn(2)
+    game_seeds = (game_stream.generate_state(n_games, np.uint64) >> np.uint64(1)).tolist()  # fits int64
+    order = tuple(range(n_seats))
+    if seats == "fixed":
+        arrangements = [order] * n_games
+    elif seats == "rotate":
+        rotations = [tuple((s - r) % n_seats for s in order) for r in range(n_seats)]
+        arrangements = [rotations[g % n_seats] for g in range(n_games)]
+    else:
+        shuffled = np.argsort(np.random.default_rng(seat_stream).random((n_games, n_seats)), axis=1)
+        arrangements = [tuple(row) for row in shuffled.tolist()]
+    return game_seeds, arrangements
+
+
+def _run(
+    batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
+) -> tuple[list[tuple], bool]:
+    """Play the batches here, in a new process pool or on ``executor``.
+
+    Returns the rows of every finished game and whether Ctrl-C (a ``KeyboardInterrupt``, also
+    one raised by a progress callback) stopped the run.
+    """
+    report, close = _progress(progress, total, desc)
+    rows: list[tuple] = []
+    try:
+        if executor is not None:
+            _run_on(executor, batches, rows, report)
+        elif workers > 1:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                _run_on(pool, batches, rows, report)
+        else:
+            for batch in batches:
+                rows.extend(play_batch(batch))
+                report(len(rows))
+    except KeyboardInterrupt:
+        return rows, True
+    finally:
+        close()
+    return rows, False
+
+
+def _run_on(executor: Executor, batches: list[Batch], rows: list[tuple], report: Callable[[int], Any]) -> None:
+    """Submit every batch and collect rows as batches finish; on any error cancel the rest,
+    and on Ctrl-C also keep the batches that finished meanwhile."""
+    futures = [executor.submit(play_batch, batch) for batch in batches]
+    pending = set(futures)
+    try:
+        for future in as_completed(futures):
+            pending.discard(future)
+            rows.extend(future.result())
+            report(len(rows))
+    except BaseException as exc:
+        for future in pending:
+            future.cancel()
+        if isinstance(exc, KeyboardInterrupt):
+            for future in pending:
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    rows.extend(future.result())
+        raise
+
+
+def _check_progress(progress: Any) -> None:
+    if not (isinstance(progress, bool) or callable(progress)):
+        raise ValueError(f"progress must be True, False or a callable progress(done, total); got {progress!r}")
+
+
+def _progress(progress: Progress, total: int, desc: str) -> tuple[Callable[[int], Any], Callable[[], Any]]:
+    """``report(done)`` and ``close()`` for a tqdm bar, a user callable or nothing."""
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, unit="game", desc=desc)
+
+        def report(done: int) -> None:
+            bar.update(done - bar.n)
+
+        return report, bar.close
+    if progress is False:
+        return (lambda done: None), (lambda: None)
+    return (lambda done: progress(done, total)), (lambda: None)
+
+
+def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
+    """The DataFrame of ``play_batch`` rows, sorted by game id, with agent labels filled in."""
+    rows = sorted(rows, key=lambda row: row[0])
+    n = len(labels)
+    fields = ("game_id", "seed", "arrangement", "first_player", "winners", "returns", "scores",
+              "reason", "n_turns", "n_actions", "hit_cap", "duration_s", "final")  # fmt: skip
+    col = dict(zip(fields, map(list, zip(*rows)))) if rows else {f: [] for f in fields}
+    seats_of = col["arrangement"]
+    data: dict[str, Any] = {
+        "game_id": pd.array(col["game_id"], dtype="int64"),
+        "game": game.name,
+        "options": canonical_json(game.options),
+        "seed": pd.array(col["seed"], dtype="int64"),
+    }
+    for s in range(n):
+        data[f"agent_{s}"] = [labels[arrangement[s]] for arrangement in seats_of]
+    data["first_player"] = pd.array(col["first_player"], dtype="int64")
+    data["winners"] = [list(w) for w in col["winners"]]
+    data["winner_agents"] = [[labels[arrangement[s]] for s in w] for w, arrangement in zip(col["winners"], seats_of)]
+    for s in range(n):
+        data[f"returns_{s}"] = pd.array([r[s] for r in col["returns"]], dtype="float64")
+    for s in range(n):
+        data[f"score_{s}"] = [sc[s] for sc in col["scores"]]
+    data["reason"] = col["reason"]
+    data["n_turns"] = pd.array(col["n_turns"], dtype="int64")
+    data["n_actions"] = pd.array(col["n_actions"], dtype="int64")
+    data["hit_cap"] = pd.array(col["hit_cap"], dtype="bool")
+    data["duration_s"] = pd.array(col["duration_s"], dtype="float64")
+    data["final"] = col["final"]
+    data["draw"] = pd.array([len(w) == n and not cap for w, cap in zip(col["winners"], col["hit_cap"])], dtype="bool")
+    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+
+
+def _resolve_game(game: Any) -> Game:
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return load_game(game)
+    raise ValueError(f"game must be a game name or a Game from load_game(); got {type(game).__name__}")
+
+
+def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
+    """One agent per seat, built from specs by ``make_agent``."""
+    if isinstance(agents, (str, Agent)) or not isinstance(agents, Sequence):
+        raise ValueError(f"agents must be a list with one agent or spec per seat; got {agents!r}")
+    n = game.num_players
+    if len(agents) != n:
+        raise ValueError(f"{game.name} has {n} seats, so it needs {n} agents; got {len(agents)}: {list(agents)!r}")
+    return [make_agent(spec) for spec in agents]
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    """Labels made distinct: a label used by several agents gets ``#1``, ``#2``... in seat order."""
+    counts = {label: labels.count(label) for label in labels}
+    seen: dict[str, int] = {}
+    unique = []
+    for label in labels:
+        if counts[label] == 1:
+            unique.append(label)
+        else:
+            seen[label] = seen.get(label, 0) + 1
+            unique.append(f"{label}#{seen[label]}")
+    return unique
+
+
+def _default_batch_size(n_games: int) -> int:
+    """About 100 batches (progress steps and units of parallel work), 1 to 1,000 games each."""
+    return max(1, min(1000, n_games // 100))
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    return int(value)
+
+
+def _seed(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {value!r}")
+    return int(value)

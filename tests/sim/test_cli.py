@@ -1,0 +1,138 @@
+"""The tabletop-lab command: through main([...]) and once as the installed console script."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+from tabletop_lab import cli, load_game
+from tabletop_lab.cli import main
+from tabletop_lab.sim import SEATS, simulate
+
+SCRIPT = Path(sys.executable).with_name("tabletop-lab")
+
+
+def comparable(df: pd.DataFrame) -> pd.DataFrame:
+    """A simulate frame as it reads back from CSV: lists as text, no durations."""
+    out = df.drop(columns="duration_s").copy()
+    for column in ("winners", "winner_agents"):
+        out[column] = out[column].map(str)
+    return out
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_simulate_writes_the_rows_of_simulate(tmp_path, capsys, suffix):
+    out = tmp_path / f"games{suffix}"
+    code = main(
+        ["simulate", "cross_endodoi", "--agents", "random,mcts:iterations=20,c=1.4", "--games", "12", "--seed", "4",
+         "--option", "seeds_per_hole=6", "--seats", "fixed", "--out", str(out), "--no-progress"]
+    )  # fmt: skip
+    assert code == 0
+    expected = simulate(
+        load_game("cross_endodoi", seeds_per_hole=6),
+        ["random", "mcts:iterations=20,c=1.4"],
+        12,
+        4,
+        seats="fixed",
+        progress=False,
+    )
+    if suffix == ".csv":
+        written = pd.read_csv(out).drop(columns="duration_s")
+        assert_frame_equal(written, comparable(expected), check_dtype=False)
+    else:
+        written = pd.read_parquet(out)
+        assert written.winners.map(list).tolist() == expected.winners.tolist()
+        lists = ["duration_s", "winners", "winner_agents"]
+        assert_frame_equal(written.drop(columns=lists), expected.drop(columns=lists), check_dtype=False)
+    printed = capsys.readouterr().out
+    assert f"wrote 12 games to {out}" in printed
+    assert "mcts(iterations=20,c=1.4)" in printed and "95% CI" in printed and "first-player advantage" in printed
+    assert '"seeds_per_hole": 6' in printed
+
+
+def test_simulate_defaults_to_random_players(capsys):
+    assert main(["simulate", "cross_endodoi", "--games", "5", "--no-progress"]) == 0
+    assert "random#1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "go"], "unknown game 'go'"),
+        (["simulate", "cross_endodoi", "--option", "seeds_per_hole=4"], "seeds_per_hole=4 is not allowed"),
+        (["simulate", "cross_endodoi", "--option", "seeds_per_hole"], "not of the form key=value"),
+        (["simulate", "cross_endodoi", "--agents", "random"], "needs 2 agents"),
+        (["simulate", "cross_endodoi", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["simulate", "cross_endodoi", "--out", "games.xlsx"], "must end in .csv"),
+        (["simulate", "cross_endodoi", "--out", "/no/such/folder/games.csv"], "does not exist"),
+        (["bench", "--game", "go"], "unknown game 'go'"),
+        (["bench", "--seconds", "0"], "--seconds must be positive"),
+    ],
+)
+def test_bad_values_give_one_line_and_exit_code_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["simulate"], ["simulate", "cross_endodoi", "--games", "0"], ["simulate", "cross_endodoi", "--seats", "swap"],
+     ["serve", "--port", "x"], ["fly"]],
+)  # fmt: skip
+def test_malformed_command_lines_are_argparse_errors(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_the_parser_offers_every_seating():
+    assert cli._SEATS == SEATS
+
+
+def test_games_lists_every_game_and_option(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "cross_endodoi" in out
+    for option in load_game("cross_endodoi").options:
+        assert f"--option {option}=" in out
+
+
+def test_bench_reports_each_measure(capsys):
+    assert main(["bench", "--game", "cross_endodoi", "--seconds", "0.05", "--mcts-iterations", "20"]) == 0
+    out = capsys.readouterr().out
+    header, row = out.splitlines()[1:3]
+    for column in ("random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
+        assert column in header
+    numbers = row.split()[1:]
+    assert row.split()[0] == "cross_endodoi" and all(float(n.replace(",", "")) > 0 for n in numbers)
+
+
+def test_serve_reports_a_busy_port(capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--no-browser"]) == 1
+    err = capsys.readouterr().err
+    assert f"port {port}" in err and "Traceback" not in err
+
+
+def test_console_script(tmp_path):
+    out = tmp_path / "games.csv"
+    done = subprocess.run(
+        [str(SCRIPT), "simulate", "cross_endodoi", "--games", "8", "--out", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(pd.read_csv(out)) == 8
+    bad = subprocess.run([str(SCRIPT), "simulate", "nope"], capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2 and "unknown game 'nope'" in bad.stderr and "Traceback" not in bad.stderr
+    assert "8 games" in done.stdout

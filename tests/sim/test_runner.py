@@ -1,0 +1,259 @@
+"""simulate() and play_game(): rows, determinism across executors, seating, caps, errors, interrupts."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+from tabletop_lab import IllegalActionError, load_game
+from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
+from tabletop_lab.sim import play_game, simulate
+
+from .helpers import TURNS, AddUpGame
+
+AGENTS = ["random", "greedy"]
+
+
+def run(n_games=40, **kwargs):
+    kwargs.setdefault("progress", False)
+    return simulate("cross_endodoi", kwargs.pop("agents", AGENTS), n_games, kwargs.pop("seed", 5), **kwargs)
+
+
+def same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """Equal except for the wall-clock durations."""
+    assert_frame_equal(a.drop(columns="duration_s"), b.drop(columns="duration_s"))
+
+
+class IllegalAgent(Agent):
+    """Sows the opponent's first hole: always illegal in Cross-endodoi."""
+
+    name = "cheat"
+
+    def choose_action(self, state):
+        return 6 if state.current_player() == 0 else 0
+
+
+# ----------------------------------------------------------------------------- rows
+
+
+def test_one_row_per_game_with_the_documented_columns():
+    df = run(30)
+    assert list(df.columns) == [
+        "game_id", "game", "options", "seed", "agent_0", "agent_1", "first_player", "winners", "winner_agents",
+        "returns_0", "returns_1", "score_0", "score_1", "reason", "n_turns", "n_actions", "hit_cap",
+        "duration_s", "final", "draw",
+    ]  # fmt: skip
+    assert list(df.game_id) == list(range(30))
+    assert (df.game == "cross_endodoi").all()
+    assert json.loads(df.options[0]) == load_game("cross_endodoi").options
+    assert df.seed.is_unique
+    for row in df.itertuples():
+        game = load_game("cross_endodoi")
+        final = game.state_from_notation(row.final)
+        assert final.is_terminal()
+        result = final.result()
+        assert row.winners == list(result.winners)
+        assert row.winner_agents == [(row.agent_0, row.agent_1)[s] for s in row.winners]
+        assert [row.returns_0, row.returns_1] == result.returns()
+        assert [row.score_0, row.score_1] == final.scores()
+        assert row.draw == result.is_draw
+        assert row.n_turns == row.n_actions > 0  # one action per turn in Cross-endodoi
+        assert row.duration_s > 0
+    assert df.attrs == {
+        "game": "cross_endodoi",
+        "options": load_game("cross_endodoi").options,
+        "agents": ["random", "greedy"],
+        "seed": 5,
+        "seats": "rotate",
+        "max_actions": 1000,
+        "n_games": 30,
+        "interrupted": False,
+    }
+
+
+def test_a_row_seed_replays_its_game_with_play_game():
+    df = run(6)
+    for row in df.itertuples():
+        by_seat = [RandomAgent() if label == "random" else GreedyAgent() for label in (row.agent_0, row.agent_1)]
+        record = play_game(load_game("cross_endodoi"), by_seat, seed=row.seed)
+        assert len(record.actions) == row.n_actions
+        assert record.replay().notation() == row.final
+        assert record.result["winners"] == row.winners
+        assert record.agents == [row.agent_0, row.agent_1]
+
+
+def test_play_game_starts_from_a_position_without_changing_it():
+    state = load_game("cross_endodoi").state_from_notation("0,0,0,0,1,1/1,0,0,0,0,0 17-16 0")
+    before = state.clone()
+    record = play_game(state, ["random", "random"], seed=3)
+    assert state == before and state.history() == []
+    assert record.start == state.to_dict()
+    assert record.replay().is_terminal()
+    assert record == play_game(state, ["random", "random"], seed=3)  # same seed, same game
+
+
+def test_turns_and_actions_are_counted_apart_in_multi_action_turns():
+    df = simulate(AddUpGame(), ["random", "random", "greedy"], 12, seed=1, progress=False)
+    assert (df.n_turns == TURNS).all()
+    assert (df.n_actions == 2 * TURNS).all()
+    assert [c for c in df.columns if c.startswith("returns_")] == ["returns_0", "returns_1", "returns_2"]
+    assert df.attrs["agents"] == ["random#1", "random#2", "greedy"]  # equal labels made distinct
+    # each seat's total equals its score: the row is consistent with the game's own result
+    for row in df.itertuples():
+        best = max(row.score_0, row.score_1, row.score_2)
+        assert row.winners == [s for s, v in enumerate((row.score_0, row.score_1, row.score_2)) if v == best]
+
+
+# ----------------------------------------------------------------------------- determinism
+
+
+def test_rows_do_not_depend_on_workers_or_batch_size():
+    serial = run(60, batch_size=7)
+    same_rows(serial, run(60, batch_size=60))
+    same_rows(serial, run(60, workers=2, batch_size=4))
+
+
+def test_rows_of_a_shorter_run_are_the_prefix_of_a_longer_one():
+    same_rows(run(10, seats="random"), run(25, seats="random").iloc[:10])
+
+
+def test_another_seed_gives_other_games():
+    assert not run(20, seed=1).seed.isin(run(20, seed=2).seed).any()
+    assert run(20, seed=1).final.tolist() != run(20, seed=2).final.tolist()
+
+
+def test_rows_are_the_same_on_a_dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(host="127.0.0.1", dashboard_address=None, n_workers=2, processes=True)
+    with cluster, distributed.Client(cluster) as client:
+        on_dask = run(30, batch_size=4, executor=client.get_executor())
+    same_rows(run(30), on_dask)
+
+
+def test_the_callers_agents_are_not_changed():
+    agent = RandomAgent(seed=99)
+    state_before = agent.rng.getstate()
+    run(5, agents=[agent, "greedy"])
+    assert agent.seed == 99 and agent.rng.getstate() == state_before
+
+
+# ----------------------------------------------------------------------------- seats
+
+
+def test_fixed_seats_keep_the_given_order():
+    df = run(10, seats="fixed")
+    assert (df.agent_0 == "random").all() and (df.agent_1 == "greedy").all()
+
+
+def test_rotating_seats_cycle_game_by_game():
+    df = run(10, seats="rotate")
+    assert df.agent_0.tolist() == ["random", "greedy"] * 5
+    assert df.agent_1.tolist() == ["greedy", "random"] * 5
+
+
+def test_rotation_over_three_seats():
+    df = simulate(AddUpGame(), ["random", "greedy", "mcts:iterations=5"], 6, progress=False)
+    labels = df.attrs["agents"]
+    for g, row in df.iterrows():
+        assert [row[f"agent_{s}"] for s in range(3)] == [labels[(s - g) % 3] for s in range(3)]
+
+
+def test_random_seats_are_seeded_permutations():
+    df = run(40, seats="random")
+    pairs = set(zip(df.agent_0, df.agent_1))
+    assert pairs == {("random", "greedy"), ("greedy", "random")}
+    same_rows(df, run(40, seats="random"))
+
+
+# ----------------------------------------------------------------------------- caps and errors
+
+
+def test_games_cut_by_max_actions_have_no_result():
+    df = run(10, max_actions=5)
+    assert df.hit_cap.all() and (df.n_actions == 5).all()
+    assert (df.reason == "cap").all()
+    assert df.winners.map(len).eq(0).all() and df.winner_agents.map(len).eq(0).all()
+    assert (df.returns_0 == 0).all() and (df.returns_1 == 0).all()
+    assert not df.draw.any()
+    record = play_game(load_game("cross_endodoi"), ["random", "random"], seed=1, max_actions=3)
+    assert len(record.actions) == 3 and record.result is None
+
+
+def test_an_illegal_action_names_the_agent_seat_game_and_seed():
+    with pytest.raises(IllegalActionError) as error:
+        run(4, agents=["random", IllegalAgent()], seats="fixed")
+    message = str(error.value)
+    assert "'cheat' in seat 1" in message and "game 0" in message and "illegal action 0" in message
+    seed = int(run(1, agents=["random", "random"]).seed[0])
+    assert f"(seed {seed})" in message
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_games": 0}, "n_games must be a positive integer"),
+        ({"n_games": 2.5}, "n_games must be a positive integer"),
+        ({"agents": ["random"]}, "needs 2 agents"),
+        ({"agents": "random"}, "one agent or spec per seat"),
+        ({"agents": ["random", "nobody"]}, "unknown agent 'nobody'"),
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": 3}, "game must be a game name"),
+        ({"seats": "swap"}, "seats must be one of fixed, rotate, random"),
+        ({"seed": -1}, "seed must be a non-negative integer"),
+        ({"workers": 0}, "workers must be a positive integer"),
+        ({"batch_size": True}, "batch_size must be a positive integer"),
+        ({"max_actions": 0}, "max_actions must be a positive integer"),
+        ({"progress": "yes"}, "progress must be True, False or a callable"),
+        ({"executor": "pool"}, "executor must be a concurrent.futures.Executor"),
+    ],
+)
+def test_bad_input_is_refused_before_any_game(kwargs, message):
+    args = {"game": "cross_endodoi", "agents": AGENTS, "n_games": 3, "progress": False}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        simulate(args.pop("game"), args.pop("agents"), args.pop("n_games"), **args)
+
+
+# ----------------------------------------------------------------------------- progress and interrupts
+
+
+def test_a_progress_callable_counts_games():
+    seen = []
+    run(25, batch_size=10, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(10, 25), (20, 25), (25, 25)]
+
+
+def test_an_interrupted_run_keeps_the_finished_games():
+    def stop_after_three_batches(done, total):
+        if done >= 15:
+            raise KeyboardInterrupt
+
+    with pytest.warns(RuntimeWarning, match="kept the 15 of 50 games"):
+        df = run(50, batch_size=5, progress=stop_after_three_batches)
+    assert df.attrs["interrupted"] is True
+    same_rows(df, run(15))
+
+
+def test_an_interrupted_pool_run_keeps_finished_games_only():
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        df = run(40, batch_size=5, workers=2, progress=stop)
+    assert df.attrs["interrupted"] is True
+    assert 5 <= len(df) <= 40 and len(df) % 5 == 0  # whole batches
+    full = run(40).set_index("game_id")
+    same_rows(df.set_index("game_id"), full.loc[df.game_id])
+
+
+def test_each_seat_gets_its_own_seed():
+    """Two copies of one agent must not share a random stream."""
+    a, b = RandomAgent(), RandomAgent()
+    play_game(load_game("cross_endodoi"), [a, b], seed=11)
+    assert a.seed != b.seed
+    again = RandomAgent()
+    play_game(load_game("cross_endodoi"), [again, RandomAgent()], seed=11)
+    assert again.seed == a.seed
