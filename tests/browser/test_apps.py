@@ -1,0 +1,265 @@
+"""The Voila apps in a real browser: the gallery, a game played by clicks, a simulation run.
+
+Each test drives what a person would: it clicks on the board's canvas at a hole's pixel
+(computed from the board adapter's geometry), presses buttons, reads labels. Timings are
+recorded for the end-of-session report (``conftest.record_timing``), never asserted.
+Screenshots go to ``test-artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from matplotlib.figure import Figure
+from playwright.sync_api import Page, expect
+
+from tabletop_lab import load_game
+from tabletop_lab.serve import LANDING, list_apps
+from tabletop_lab.widgets import load_adapter
+
+pytestmark = pytest.mark.browser
+
+GOTO_MS = 120_000  # Voila runs the whole notebook before it answers
+FIRST_WIDGET_MS = 60_000
+STEP_MS = 30_000  # one move, an agent's reply, a short simulation
+CLICKS = 10  # moves played by clicks in the play test (latency sample)
+SHUTDOWN_S = 30
+
+# True once ipympl has put an image on the board's canvas (the lower of its two canvases).
+CANVAS_DRAWN = """board => {
+    const canvas = board.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    if (!canvas || !canvas.width) return false;
+    const blank = document.createElement('canvas');
+    blank.width = canvas.width; blank.height = canvas.height;
+    return canvas.toDataURL() !== blank.toDataURL();
+}"""
+
+# What a move changes on the board: the move list, the status and the canvas image.
+BOARD_SNAPSHOT = """board => ({
+    moves: board.querySelectorAll('.tl-moves option').length,
+    status: board.querySelector('.tl-status').textContent,
+    image: board.querySelector('.jupyter-matplotlib-canvas-div canvas').toDataURL(),
+})"""
+
+# Keeps every text the status label shows in ``window.tlStatusLog`` (reset it per move).
+WATCH_STATUS = """board => {
+    const label = board.querySelector('.tl-status');
+    window.tlStatusLog = [];
+    new MutationObserver(() => window.tlStatusLog.push(label.textContent))
+        .observe(label, {subtree: true, childList: true, characterData: true});
+}"""
+
+# True once the move list grew since ``before``.
+MOVES_CHANGED = """([board, before]) => board.querySelectorAll('.tl-moves option').length > before.moves"""
+
+# True once the canvas shows another image than in ``before``.
+IMAGE_CHANGED = """([board, before]) =>
+    board.querySelector('.jupyter-matplotlib-canvas-div canvas').toDataURL() !== before.image"""
+
+
+def app_url(base: str, notebook: str) -> str:
+    return f"{base}/voila/render/{notebook}"
+
+
+def open_app(page: Page, base: str, notebook: str) -> float:
+    """Open an app; return the seconds from ``goto`` until its first widget is visible."""
+    started = time.perf_counter()
+    page.goto(app_url(base, notebook), timeout=GOTO_MS)
+    expect(page.locator(".tl-board, .tl-sim").first).to_be_visible(timeout=FIRST_WIDGET_MS)
+    expect_no_cell_errors(page)
+    return time.perf_counter() - started
+
+
+def expect_no_cell_errors(page: Page) -> None:
+    """Voila (show_tracebacks) renders a failed cell as an error output: there must be none."""
+    expect(page.locator('[data-mime-type="application/vnd.jupyter.error"]')).to_have_count(0)
+    expect(page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')).to_have_count(0)
+
+
+def hole_fractions(game_name: str) -> dict[int, tuple[float, float]]:
+    """Each cell's centre as fractions of the canvas from its top left, exactly as the board's
+    adapter lays out its figure (``Board.cell_centre`` does the same inside the kernel)."""
+    adapter = load_adapter(load_game(game_name))
+    figure = Figure(figsize=adapter.figsize)
+    ax = adapter.setup(figure)
+    ax.apply_aspect()
+    centres = {}
+    for hole in range(12):
+        px, py = ax.transData.transform(adapter.cell_xy(hole))
+        centres[hole] = (px / figure.bbox.width, 1 - py / figure.bbox.height)
+    return centres
+
+
+def kernel_status(base: str, kernel_id: str) -> int:
+    """HTTP status of the server's record of one kernel: 200 while it runs, 404 once gone."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+# ----------------------------------------------------------------------------- gallery
+
+
+def test_gallery_links_every_app(page: Page, voila_url, artifacts, record_timing):
+    apps = list_apps()
+    assert {"play_cross_endodoi.ipynb", "study_cross_endodoi.ipynb"} <= {app.notebook for app in apps}
+
+    started = time.perf_counter()
+    page.goto(app_url(voila_url, LANDING), timeout=GOTO_MS)
+    cards = page.locator(".tl-app-card")
+    expect(cards).to_have_count(len(apps), timeout=FIRST_WIDGET_MS)
+    record_timing("gallery: goto to cards shown", time.perf_counter() - started)
+    expect_no_cell_errors(page)
+    for app in apps:
+        card = page.locator(f'.tl-app-card[href="{app.notebook}"]')
+        expect(card).to_contain_text(app.title)
+        expect(card).to_contain_text(app.description)
+        thumbnail = card.locator("img")
+        expect(thumbnail).to_be_visible()
+        assert thumbnail.evaluate("img => img.complete && img.naturalWidth > 0"), f"{app.notebook}: no thumbnail"
+    expect(page.get_by_text("jupyter lab notebooks/index.ipynb")).to_be_visible()
+    page.screenshot(path=artifacts / "gallery.png", full_page=True)
+
+    for app in apps:
+        page.goto(app_url(voila_url, LANDING), timeout=GOTO_MS)
+        page.locator(f'.tl-app-card[href="{app.notebook}"]').click()
+        page.wait_for_url(f"**/voila/render/{app.notebook}", timeout=GOTO_MS)
+        expect(page.locator(".tl-board, .tl-sim").first).to_be_visible(timeout=FIRST_WIDGET_MS)
+        expect(page.locator("h1")).to_contain_text(app.title)
+        expect_no_cell_errors(page)
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing):
+    game = load_game("cross_endodoi")
+    centres = hole_fractions(game.name)
+    started = time.perf_counter()
+    record_timing("play app: goto to first widget", open_app(page, voila_url, "play_cross_endodoi.ipynb"))
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    record_timing("play app: goto to board drawn", time.perf_counter() - started)
+    expect(page.locator(".tl-seat-0 select")).to_have_value("human")
+    expect(page.locator(".tl-seat-1 select")).not_to_have_value("human")  # an agent replies
+
+    status, moves = board.locator(".tl-status"), board.locator(".tl-moves option")
+    position = board.locator(".tl-position input")
+    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    board.evaluate(WATCH_STATUS)
+    rng = random.Random(0)
+    for click in range(CLICKS):
+        state = game.load_position(position.input_value())
+        if state.is_terminal():
+            board.locator(".tl-new-game").click()
+            state = game.new_initial_state()
+            expect(position).to_have_value(state.notation(), timeout=STEP_MS)
+            expect(moves).to_have_count(1)
+            expect(status).to_have_text("South to move")
+        assert state.current_player() == 0, f"South (the human seat) should be to move: {status.inner_text()}"
+        hole = rng.choice(state.legal_actions())
+        played = state.child(hole)
+
+        box = canvas.bounding_box()
+        fx, fy = centres[hole]
+        point = {"x": fx * box["width"], "y": fy * box["height"]}
+        canvas.hover(position=point)  # as a person's pointer does: the board previews the move
+        expect(board.locator(".tl-hover")).not_to_have_text("", timeout=STEP_MS)
+        page.wait_for_timeout(300)  # the preview's image follows its label
+        before = board.evaluate(BOARD_SNAPSHOT)
+        page.evaluate("window.tlStatusLog = []")
+        started = time.perf_counter()
+        canvas.click(position=point)
+        handle = board.element_handle()
+        page.wait_for_function(MOVES_CHANGED, arg=[handle, before], timeout=STEP_MS, polling="raf")
+        record_timing("play app: click to move list updated", time.perf_counter() - started)
+        page.wait_for_function(IMAGE_CHANGED, arg=[handle, before], timeout=STEP_MS, polling="raf")
+        record_timing("play app: click to canvas redrawn", time.perf_counter() - started)
+
+        expect(moves.nth(before["moves"])).to_contain_text(f"South: {hole}")
+        if played.is_terminal():
+            expect(status).to_contain_text("Game over", timeout=STEP_MS)
+            continue
+        # The agent (North) replies: one more entry, and South is to move again.
+        expect(moves).to_have_count(before["moves"] + 2, timeout=STEP_MS)
+        expect(moves.nth(before["moves"] + 1)).to_contain_text("North")
+        expect(status).not_to_contain_text("thinking", timeout=STEP_MS)
+        shown = page.evaluate("window.tlStatusLog")
+        assert any(text.startswith("North") and "thinking" in text for text in shown), shown
+        replied = game.load_position(position.input_value())
+        assert replied.is_terminal() or replied.current_player() == 0
+        expect(status).to_contain_text("Game over" if replied.is_terminal() else "South to move")
+        if click == 0:
+            page.wait_for_timeout(400)  # the canvas image lags the labels a little
+            page.screenshot(path=artifacts / "play_after_first_move.png", full_page=True)
+    expect(board.locator(".tl-errors")).to_have_text("")
+    page.screenshot(path=artifacts / "play.png", full_page=True)
+
+
+def test_play_refuses_an_opponent_hole(page: Page, voila_url):
+    open_app(page, voila_url, "play_cross_endodoi.ipynb")
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    box = canvas.bounding_box()
+    fx, fy = hole_fractions("cross_endodoi")[8]  # one of North's holes
+    canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+    expect(board.locator(".tl-errors")).to_contain_text("IllegalActionError", timeout=STEP_MS)
+    expect(board.locator(".tl-moves option")).to_have_count(1)
+    expect(board.locator(".tl-status")).to_have_text("South to move")
+
+
+# ----------------------------------------------------------------------------- study
+
+
+def test_study_runs_a_simulation(page: Page, voila_url, artifacts, record_timing):
+    seconds = open_app(page, voila_url, "study_cross_endodoi.ipynb")
+    record_timing("study app: goto to first widget", seconds)
+    panel = page.locator(".tl-sim")
+    status = panel.locator(".tl-sim-status")
+    expect(status).to_have_text("idle")
+    n_games = 400  # a few seconds of random and greedy play: long enough to watch it run
+    games = panel.locator(".tl-sim-games input")
+    games.fill(str(n_games))
+    games.press("Enter")
+    agents = [panel.locator(f".tl-seat-{seat} select").input_value() for seat in (0, 1)]
+
+    panel.locator(".tl-sim-run").click()
+    expect(status).to_contain_text("running", timeout=STEP_MS)
+    expect(panel.locator(".widget-hprogress")).to_be_visible()
+    page.screenshot(path=artifacts / "study_running.png", full_page=True)
+    expect(status).to_contain_text("done", timeout=120_000)
+    expect(status).to_contain_text(f"{n_games} games")
+    expect(panel.locator(".widget-hprogress .progress-bar")).to_have_attribute("style", re.compile(r"width: 100%"))
+    table = panel.locator(".tl-sim-table")
+    expect(table.locator("table").first).to_be_visible()
+    for agent in set(agents):
+        expect(table.locator("table").first).to_contain_text(agent.split(":")[0])
+    expect(panel.locator(".tl-errors")).to_have_text("")
+    page.wait_for_timeout(400)
+    page.screenshot(path=artifacts / "study.png", full_page=True)
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def test_closing_a_tab_shuts_its_kernel(context, voila_url):
+    """The page's shutdown beacon carries no XSRF token: it works only with the XSRF fix."""
+    page = context.new_page()
+    page.goto(app_url(voila_url, LANDING), timeout=GOTO_MS)
+    expect(page.locator(".tl-app-card").first).to_be_visible(timeout=FIRST_WIDGET_MS)
+    kernel = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    assert kernel_status(voila_url, kernel) == 200
+
+    page.close(run_before_unload=True)
+    deadline = time.monotonic() + SHUTDOWN_S
+    while kernel_status(voila_url, kernel) != 404:
+        assert time.monotonic() < deadline, f"kernel {kernel} still runs {SHUTDOWN_S} s after its tab closed"
+        time.sleep(0.5)
