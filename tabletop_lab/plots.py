@@ -37,9 +37,8 @@ def plot_win_rates(table: pd.DataFrame, ax: Any = None) -> Any:
     ax.set_xticks(x, [str(v) for v in table[key]])
     ax.set_xlabel(key)
     ax.set_ylabel("rate over completed games")
-    ax.set_ylim(0, 1)
     ax.set_title(f"Results by {key} (n = {_n_text(table['n'])} games{_capped_text(table)})")
-    ax.legend(loc="upper right", fontsize="small")
+    _rate_axis(ax)
     return ax
 
 
@@ -63,9 +62,8 @@ def plot_first_player_advantage(data: pd.DataFrame | Mapping[str, Any], ax: Any 
     ax.axhline(0.5, color="grey", linestyle="--", label="no advantage")
     ax.set_xticks(x, list(results))
     ax.set_ylabel("first player's rate (win 1, draw ½)")
-    ax.set_ylim(0, 1)
     ax.set_title(f"First-player advantage (n = {_n_text([r['n'] for r in results.values()])} completed games)")
-    ax.legend(loc="upper right", fontsize="small")
+    _rate_axis(ax)
     return ax
 
 
@@ -124,6 +122,13 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
 
 
 # ----------------------------------------------------------------------------- Helpers
+
+
+def _rate_axis(ax: Any) -> None:
+    """A 0-1 rate axis with a free band above 1 where the legend sits, clear of the bars."""
+    ax.set_ylim(0, 1.22)
+    ax.set_yticks(np.linspace(0, 1, 6))
+    ax.legend(loc="upper center", ncols=3, fontsize="small", frameon=False)
 
 
 def _axes(ax: Any) -> Any:

@@ -80,7 +80,7 @@ class SimulationPanel(widgets.VBox):
         self.status = widgets.Label("idle")
         self.status.add_class("tl-sim-status")
         self.table = widgets.HTML()
-        self.plot = widgets.Image(format="png", layout=widgets.Layout(width=f"{PLOT_SIZE[0] * 100}px"))
+        self.plot = widgets.Image(format="png", layout=widgets.Layout(width=f"{PLOT_SIZE[0] * 100}px", display="none"))
         self.results_box = widgets.VBox([self.table, self.plot])
         self.results_box.add_class("tl-sim-table")
         self.errors = ErrorLog()
@@ -138,6 +138,7 @@ class SimulationPanel(widgets.VBox):
         self.results = df
         self.table.value = table
         self.plot.value = png
+        self.plot.layout.display = None  # shown once it has a picture (no broken-image icon before)
         self.status.value = f"done: {len(df)} games in {time.perf_counter() - started:.1f} s"
 
     def _progress(self, done: int, total: int) -> None:
