@@ -1,0 +1,219 @@
+"""The notebooks run headless in quick mode, are stored without outputs, and their helpers work.
+
+Each notebook under ``notebooks/`` (apps included) is one test, marked ``notebook``: it is
+executed with nbclient in a fresh kernel whose environment has ``TABLETOP_QUICK=1`` and whose
+working directory is the notebook's folder, as Jupyter would run it; any cell error fails it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+from nbclient import NotebookClient
+
+from tabletop_lab import data, load_game, quiz
+from tabletop_lab.agents import GreedyAgent
+from tabletop_lab.errors import PositionError
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+IDS = [str(p.relative_to(ROOT / "notebooks")) for p in NOTEBOOKS]
+
+
+def test_notebooks_exist():
+    names = set(IDS)
+    for expected in ("index.ipynb", "cross_endodoi/learn.ipynb", "cross_endodoi/explore.ipynb", "cross_endodoi/statistics.ipynb"):
+        assert expected in names
+
+
+# ----------------------------------------------------------------------------- execution
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_runs(path, monkeypatch):
+    monkeypatch.setenv("TABLETOP_QUICK", "1")  # the kernel inherits this environment
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    ran = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count is not None for cell in ran)
+    errors = [o for cell in ran for o in cell.outputs if o.output_type == "error"]
+    assert not errors
+
+
+# ----------------------------------------------------------------------------- hygiene
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_is_stored_clean(path):
+    """No outputs or execution counts in git, and stable cell ids (``nbstripout --keep-id``)."""
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    ids = [cell.get("id") for cell in nb.cells]
+    assert all(ids) and len(set(ids)) == len(ids), "every cell needs its own stable id"
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"cell {cell.id} has outputs"
+            assert cell.execution_count is None, f"cell {cell.id} has an execution count"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_parameters_cell_comes_first(path):
+    """The quick-mode convention: a ``parameters`` cell, when there is one, is the first code cell."""
+    nb = nbformat.read(path, as_version=4)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    tagged = [i for i, cell in enumerate(code) if "parameters" in cell.metadata.get("tags", [])]
+    assert tagged in ([], [0])
+    if tagged:
+        assert "TABLETOP_QUICK" in code[1].source, "the cell after the parameters applies quick mode"
+
+
+# ----------------------------------------------------------------------------- quiz
+
+
+def test_quiz_right_answers():
+    assert quiz.check(9, expected=9)
+    assert quiz.check("9", expected=9)  # a hole typed as text is the same hole
+    assert quiz.check([5, "3", 4], expected={3, 4, 5})  # any collection answers a set question
+    assert quiz.check((1, 2), expected=[1, 2])
+    assert "Correct" in repr(quiz.check(21, expected=21))
+
+
+def test_quiz_wrong_answers_never_raise():
+    for answer in (8, "nine", {9}, [9, 9], object(), {"a": 1}, 9.5):
+        verdict = quiz.check(answer, expected=9)
+        assert not verdict and isinstance(verdict, quiz.Verdict)
+    assert not quiz.check([2, 1], expected=[1, 2])  # order matters for a list question
+    assert not quiz.check({3, 4}, expected={3, 4, 5})
+
+
+def test_quiz_messages():
+    wrong = quiz.check(8, expected=9, hint="Count again.")
+    assert "you answered 8" in repr(wrong) and "Count again." in repr(wrong) and "9" not in repr(wrong)
+    assert "The engine says 9" in repr(quiz.check(8, expected=9, reveal=True))
+    unanswered = quiz.check(..., expected={3, 4})
+    assert not unanswered and "No answer yet" in repr(unanswered)
+    assert "No answer yet" in repr(quiz.check(None, expected=1))
+    assert "{3, 4, 10}" in repr(quiz.check(..., expected={10, 3, 4}, reveal=True))  # sets shown sorted
+    assert "&lt;b&gt;" in quiz.check("<b>", expected="x")._repr_html_()  # answers are escaped in HTML
+
+
+def test_quiz_checks_engine_answers():
+    start = load_game("cross_endodoi").new_initial_state()
+    expected = {a for a in start.legal_actions() if start.child(a).last_move.captured}
+    assert quiz.check({3, 4, 5}, expected=expected)
+    assert not quiz.check({0, 1, 2}, expected=expected)
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def test_data_path_stays_inside_data():
+    path = data.data_path("cross_endodoi", "positions.json")
+    assert path == data.DATA_DIR / "cross_endodoi" / "positions.json" and path.exists()
+    for bad in [(), ("",), ("..", "pyproject.toml"), ("cross_endodoi", "..", "..", "x")]:
+        with pytest.raises(ValueError):
+            data.data_path(*bad)
+
+
+def test_every_curated_position_loads():
+    positions = data.load_positions("cross_endodoi")
+    assert len(positions) >= 8
+    for name, named in positions.items():
+        state = named.state()
+        assert state.game.options == load_game("cross_endodoi", **named.options).options
+        assert named.title and len(named.description) > 40
+        if named.move is not None:
+            assert named.move in state.legal_moves(), name
+    assert data.load_position("cross_endodoi", "opening") == load_game("cross_endodoi").new_initial_state()
+    with pytest.raises(KeyError, match="opening"):
+        data.load_position("cross_endodoi", "no_such_position")
+
+
+def _after(name: str):
+    named = data.load_positions("cross_endodoi")[name]
+    state = named.state()
+    return state, state.child(state.parse_move(named.move))
+
+
+def test_curated_descriptions_are_true():
+    """The facts each description states, checked with the engine."""
+    _, after = _after("long_relay")
+    assert len(after.last_move.laps) == 39 and after.last_move.captured == 0
+    _, after = _after("big_capture")
+    assert after.last_move.captured == 20 and len(after.last_move.laps) == 2
+    trap, after = _after("greedy_trap")
+    assert after.last_move.captured == 5 and GreedyAgent(seed=0).choose_action(trap) == 7
+    _, after = _after("one_move_from_end")
+    assert after.is_terminal() and after.scores() == [21, 15]
+    ending, _ = _after("drawn_ending")
+    assert [m for m in ending.legal_moves() if ending.child(int(m)).is_terminal()] == ["8", "9"]
+    assert all(ending.child(a).result().is_draw for a in (8, 9))
+    origin, after = _after("long_lap_origin")
+    assert after.last_move.captured == 11 and after.last_move.capture_hole == 10
+    skipping = load_game("cross_endodoi", seeds_per_hole=6, skip_origin=True).load_position(origin.notation())
+    assert skipping.child(1).last_move.laps[0].last == 2 and skipping.child(1).last_move.laps[0].relay
+    over = data.load_position("cross_endodoi", "game_over")
+    assert over.is_terminal() and over.result().scores == (22, 14)
+
+
+START = "3,3,3,3,3,3/3,3,3,3,3,3 0-0 0"
+
+
+def _file(*entries: dict) -> str:
+    return json.dumps({"game": "cross_endodoi", "positions": list(entries)})
+
+
+def _entry(**changes) -> dict:
+    return {"name": "x", "title": "t", "description": "d", "position": START, **changes}
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json", "not valid JSON"),
+        (json.dumps({"game": "sygo", "positions": []}), "expected"),
+        (_file({"name": "x"}), "missing key"),
+        (_file(_entry(colour=1)), "unknown key"),
+        (_file(_entry(position=START[:-1] + "2")), "'x'"),
+        (_file(_entry(move="7")), "illegal"),
+        (_file(_entry(options={"seeds_per_hole": 6})), "must hold 72"),
+        (_file(_entry(), _entry()), "twice"),
+    ],
+)
+def test_bad_positions_file_is_refused_clearly(tmp_path, monkeypatch, content, message):
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path)
+    (tmp_path / "cross_endodoi").mkdir()
+    (tmp_path / "cross_endodoi" / "positions.json").write_text(content)
+    with pytest.raises(PositionError, match=message):
+        data.load_positions("cross_endodoi")
+
+
+def test_missing_positions_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path)
+    with pytest.raises(FileNotFoundError, match="sygo"):
+        data.load_positions("sygo")
+
+
+def test_load_or_run(tmp_path):
+    path = tmp_path / "study" / "results.parquet"
+    calls = []
+
+    def run():
+        calls.append(len(calls))
+        return pd.DataFrame({"run": [len(calls)], "winners": [[0, 1]]})
+
+    first = data.load_or_run(path, run)  # nothing saved yet: runs and saves
+    assert path.exists() and calls == [0]
+    again = data.load_or_run(path, run)  # saved: loads without running
+    assert calls == [0] and again["run"].tolist() == first["run"].tolist() == [1]
+    assert list(again["winners"][0]) == [0, 1]
+    fresh = data.load_or_run(path, run, rerun=True)  # rerun: runs and overwrites
+    assert fresh["run"].tolist() == [2] and pd.read_parquet(path)["run"].tolist() == [2]
+    quick = data.load_or_run(path, run, rerun=True, save=False)  # quick runs never overwrite
+    assert quick["run"].tolist() == [3] and pd.read_parquet(path)["run"].tolist() == [2]
