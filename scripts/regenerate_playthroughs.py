@@ -1,6 +1,6 @@
 """Rewrite the golden playthrough files in tests/playthroughs/ (run on purpose, review the diff).
 
-    .venv/bin/python scripts/regenerate_playthroughs.py
+.venv/bin/python scripts/regenerate_playthroughs.py
 """
 
 from pathlib import Path

@@ -35,7 +35,9 @@ def run_study(path: Path, executed: Path | None = None, timeout: int = 3600) -> 
     env_quick = os.environ.pop("TABLETOP_QUICK", None)  # a quick run would save nothing
     try:
         start = time.perf_counter()
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
         seconds = time.perf_counter() - start
     finally:
         if env_quick is not None:

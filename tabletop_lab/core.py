@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from .errors import ActionSyntaxError, IllegalActionError, PositionError, RulesError
 
@@ -200,24 +201,24 @@ class Game:
     def num_players(self) -> int:
         return self.info.players[0]
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         raise NotImplementedError
 
-    def state_from_dict(self, data: Any) -> "State":
+    def state_from_dict(self, data: Any) -> State:
         """Read a position from its JSON object (any key order); raises ``PositionError``."""
         raise NotImplementedError
 
-    def state_from_json(self, text: str) -> "State":
+    def state_from_json(self, text: str) -> State:
         try:
             data = json.loads(text)
         except (TypeError, json.JSONDecodeError) as exc:
             raise PositionError(f"{self.name}: position is not valid JSON: {exc}") from None
         return self.state_from_dict(data)
 
-    def state_from_notation(self, text: str) -> "State":
+    def state_from_notation(self, text: str) -> State:
         raise PositionError(f"{self.name} has no text notation; use state_from_dict or state_from_json")
 
-    def load_position(self, text: str) -> "State":
+    def load_position(self, text: str) -> State:
         """Read a position in text notation or JSON, whichever ``text`` is."""
         if text.lstrip().startswith("{"):
             return self.state_from_json(text)
@@ -324,19 +325,19 @@ class State:
         self._apply(action)
         self._history.append(action)
 
-    def child(self, action: int) -> "State":
+    def child(self, action: int) -> State:
         """A new state after ``action``; this one is unchanged."""
         new = self.clone()
         new.apply_action(action)
         return new
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         new = copy.copy(self)
         new._history = list(self._history)
         self._copy_into(new)
         return new
 
-    def _copy_into(self, new: "State") -> None:
+    def _copy_into(self, new: State) -> None:
         """Give ``new`` its own copies of every mutable field (shallow copy already made)."""
         raise NotImplementedError
 
@@ -398,7 +399,7 @@ class State:
         self._check_player(player)
         return self.to_dict()
 
-    def resample(self, player: int, rng: Any) -> "State":
+    def resample(self, player: int, rng: Any) -> State:
         """A state ``player`` cannot tell from this one, others' hidden data drawn with ``rng``.
 
         Perfect-information games have nothing hidden, so this is a clone. Information-set

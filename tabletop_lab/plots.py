@@ -7,6 +7,7 @@ API is used, so the figures work with any backend, Agg included.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -109,8 +110,9 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
     for (agent, opponent), row in cells.iterrows():
         i, j = agents.index(agent), opponents.index(opponent)
         grid[i, j] = row["rate"]
+        dark = abs(row["rate"] - 0.5) > 0.3  # RdBu is dark towards both ends
         ax.text(j, i, f"{row['rate']:.2f}\n[{row['ci_low']:.2f}, {row['ci_high']:.2f}]",
-                ha="center", va="center", fontsize="small")  # fmt: skip
+                ha="center", va="center", fontsize="small", color="white" if dark else "black")  # fmt: skip
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
     ax.figure.colorbar(image, ax=ax, label="row agent's rate (win 1, draw ½)")
     ax.set_xticks(np.arange(len(opponents)), opponents, rotation=30, ha="right")
@@ -156,6 +158,8 @@ def _capped_text(table: pd.DataFrame) -> str:
 
 
 def _bins(values: np.ndarray) -> Any:
-    """One bin per length when the range is small, else 40 bins."""
+    """Integer-aligned bins (lengths are whole numbers): one per length, or wider ones of equal
+    width when the range is large, so no bin straddles a gap between integers."""
     low, high = int(values.min()), int(values.max())
-    return np.arange(low, high + 2) - 0.5 if high - low <= 60 else 40
+    width = max(1, math.ceil((high - low + 1) / 60))
+    return np.arange(low, high + width + 1, width) - 0.5

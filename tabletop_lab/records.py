@@ -36,7 +36,7 @@ class GameRecord:
     result: dict | None = field(default=None)
 
     @classmethod
-    def from_state(cls, state: State, seed: int | None = None, agents: list[str] | None = None) -> "GameRecord":
+    def from_state(cls, state: State, seed: int | None = None, agents: list[str] | None = None) -> GameRecord:
         """The record of how ``state`` was reached from its start position."""
         result = state.result()
         return cls(
@@ -80,7 +80,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameRecord":
+    def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or not {"game", "options", "actions"} <= set(data):
             raise PositionError("a game record is a JSON object with at least 'game', 'options' and 'actions'")
         unknown = set(data) - set(_KEYS)
@@ -91,7 +91,7 @@ class GameRecord:
         return cls(**{k: data[k] for k in _KEYS if k in data})
 
     @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
+    def from_json(cls, text: str) -> GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -102,5 +102,5 @@ class GameRecord:
         Path(path).write_text(self.to_json() + "\n")
 
     @classmethod
-    def load(cls, path: str | Path) -> "GameRecord":
+    def load(cls, path: str | Path) -> GameRecord:
         return cls.from_json(Path(path).read_text())

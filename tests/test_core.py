@@ -29,10 +29,17 @@ def test_bad_value_lists_the_valid_values_and_default():
 
 
 def test_errors_are_value_errors_except_the_lap_guard():
-    for error in (tabletop_lab.RulesError, tabletop_lab.PositionError, tabletop_lab.ActionSyntaxError, tabletop_lab.IllegalActionError):
+    for error in (
+        tabletop_lab.RulesError,
+        tabletop_lab.PositionError,
+        tabletop_lab.ActionSyntaxError,
+        tabletop_lab.IllegalActionError,
+    ):
         assert issubclass(error, ValueError)
     assert issubclass(tabletop_lab.ActionSyntaxError, tabletop_lab.ActionError)
-    assert issubclass(tabletop_lab.LapLimitError, RuntimeError) and not issubclass(tabletop_lab.LapLimitError, ValueError)
+    assert issubclass(tabletop_lab.LapLimitError, RuntimeError) and not issubclass(
+        tabletop_lab.LapLimitError, ValueError
+    )
 
 
 def test_list_games_describes_options_with_defaults():
@@ -47,7 +54,7 @@ def test_game_and_state_reprs_evaluate_back():
     game = load_game("cross_endodoi", seeds_per_hole=6, skip_origin=True)
     state = game.new_initial_state()
     state.apply_move("0")
-    rebuilt = eval(repr(state), {"load_game": load_game})  # noqa: S307 - our own repr
+    rebuilt = eval(repr(state), {"load_game": load_game})
     assert rebuilt == state and rebuilt.game == game
     assert repr(load_game("cross_endodoi")) == "load_game('cross_endodoi')"
 
@@ -89,7 +96,12 @@ def test_record_from_a_loaded_position_keeps_its_start():
     state = game.state_from_notation("2,1,0,0,0,0/0,0,0,0,0,33 0-0 0")
     state.apply_move("1")
     record = GameRecord.from_json(GameRecord.from_state(state).to_json())
-    assert record.start == {"game": "cross_endodoi", "holes": [2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 33], "stores": [0, 0], "to_move": 0}
+    assert record.start == {
+        "game": "cross_endodoi",
+        "holes": [2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 33],
+        "stores": [0, 0],
+        "to_move": 0,
+    }
     assert record.replay() == state
 
 

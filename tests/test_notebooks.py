@@ -26,7 +26,12 @@ IDS = [str(p.relative_to(ROOT / "notebooks")) for p in NOTEBOOKS]
 
 def test_notebooks_exist():
     names = set(IDS)
-    for expected in ("index.ipynb", "cross_endodoi/learn.ipynb", "cross_endodoi/explore.ipynb", "cross_endodoi/statistics.ipynb"):
+    for expected in (
+        "index.ipynb",
+        "cross_endodoi/learn.ipynb",
+        "cross_endodoi/explore.ipynb",
+        "cross_endodoi/statistics.ipynb",
+    ):
         assert expected in names
 
 

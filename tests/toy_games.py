@@ -104,7 +104,9 @@ class NimState(State):
 
     def _illegal_reason(self, action: int) -> str | None:
         if not 1 <= action <= self.game.options["max_take"]:
-            raise ActionSyntaxError(f"test_nim: an action takes 1..{self.game.options['max_take']} stones, got {action}")
+            raise ActionSyntaxError(
+                f"test_nim: an action takes 1..{self.game.options['max_take']} stones, got {action}"
+            )
         if self.pile == 0:
             return "the game is over"
         if action > self.pile:
@@ -184,7 +186,9 @@ class DrawTrapGame(Game):
         players=(2,),
         max_actions=10,
     )
-    option_specs = (Option("replies", 5, "player 1's replies after a fight", check=positive_int, allowed="a positive integer"),)
+    option_specs = (
+        Option("replies", 5, "player 1's replies after a fight", check=positive_int, allowed="a positive integer"),
+    )
 
     def new_initial_state(self) -> DrawTrapState:
         return DrawTrapState(self, "start", None)
@@ -198,7 +202,9 @@ class DrawTrapGame(Game):
         if (stage == "done") != (reply is not None):
             raise PositionError("test_draw_trap: field 'reply' is an integer exactly when 'stage' is 'done'")
         if reply is not None and (type(reply) is not int or not 0 <= reply < self.options["replies"]):
-            raise PositionError(f"test_draw_trap: field 'reply' must be 0..{self.options['replies'] - 1}, got {reply!r}")
+            raise PositionError(
+                f"test_draw_trap: field 'reply' must be 0..{self.options['replies'] - 1}, got {reply!r}"
+            )
         state = DrawTrapState(self, stage, reply)
         state._start = state.to_dict()
         return state

@@ -42,7 +42,9 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None):
+    def __init__(
+        self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None
+    ):
         super().__init__(seed)
         check_number("MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True)
         if seconds is not None:
@@ -77,7 +79,12 @@ class MCTSAgent(Agent):
         actions = legal_or_raise(state)
         root = self._search(state, actions)
         rows = [
-            {"action": n.action, "move": state.action_to_string(n.action), "visits": n.visits, "value": n.total / n.visits}
+            {
+                "action": n.action,
+                "move": state.action_to_string(n.action),
+                "visits": n.visits,
+                "value": n.total / n.visits,
+            }
             for n in root.children
         ]
         rows += [{"action": a, "move": state.action_to_string(a), "visits": 0, "value": None} for a in root.untried]

@@ -38,9 +38,7 @@ def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
             spec.reset(seed)
         return spec
     if not isinstance(spec, str):
-        raise ValueError(  # noqa: TRY004 - every bad spec is a ValueError, for callers that catch one
-            f"an agent spec is an Agent or a string such as 'mcts:iterations=200', got {spec!r}"
-        )
+        raise ValueError(f"an agent spec is an Agent or a string such as 'mcts:iterations=200', got {spec!r}")
     name, _, text = spec.partition(":")
     name = name.strip()
     if name not in AGENTS:
@@ -51,7 +49,9 @@ def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
     unknown = [key for key in settings if key not in valid]
     if unknown:
         shown = ", ".join(valid) if valid else "none"
-        raise ValueError(f"agent {name!r} has no setting {', '.join(unknown)} (in spec {spec!r}); valid settings: {shown}")
+        raise ValueError(
+            f"agent {name!r} has no setting {', '.join(unknown)} (in spec {spec!r}); valid settings: {shown}"
+        )
     return cls(seed=seed, **settings)
 
 

@@ -294,7 +294,7 @@ class Board(widgets.VBox):
         def work() -> None:
             try:
                 outcome = (agent.choose_action(snapshot), None)
-            except Exception as exc:  # noqa: BLE001  (reported on the loop)
+            except Exception as exc:
                 outcome = (None, exc)
             try:
                 loop.call_soon_threadsafe(self._agent_replied, epoch, *outcome)

@@ -78,7 +78,7 @@ def guarded(method: Callable) -> Callable:
     def wrapper(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001  (shown to the user, never lost)
+        except Exception as exc:
             self.errors.report(exc)
             return None
 

@@ -129,7 +129,7 @@ class SimulationPanel(widgets.VBox):
         try:
             df = simulate(self.game, agents, n_games, seed=seed, workers=workers, seats=seats, progress=self._progress)
             table, png = summarise(df)
-        except Exception as exc:  # noqa: BLE001  (shown in the panel, never lost)
+        except Exception as exc:
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
             return

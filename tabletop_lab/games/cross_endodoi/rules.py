@@ -96,7 +96,9 @@ class CrossEndodoiGame(Game):
     info = GAME_INFO
     option_specs = (
         Option("seeds_per_hole", 3, "seeds in every hole at the start: 3 (simple) or 6 (advanced)", choices=(3, 6)),
-        Option("skip_origin", False, "a lap of 12 or more seeds passes over its own origin hole", choices=(False, True)),
+        Option(
+            "skip_origin", False, "a lap of 12 or more seeds passes over its own origin hole", choices=(False, True)
+        ),
         Option("first_player", 0, "who moves first: 0 (South) or 1 (North)", choices=(0, 1)),
     )
     param_specs = (
@@ -113,11 +115,11 @@ class CrossEndodoiGame(Game):
     def total_seeds(self) -> int:
         return NUM_HOLES * self.options["seeds_per_hole"]
 
-    def new_initial_state(self) -> "CrossEndodoiState":
+    def new_initial_state(self) -> CrossEndodoiState:
         n = self.options["seeds_per_hole"]
         return CrossEndodoiState(self, [n] * NUM_HOLES, [0, 0], self.options["first_player"])
 
-    def state_from_notation(self, text: Any) -> "CrossEndodoiState":
+    def state_from_notation(self, text: Any) -> CrossEndodoiState:
         """Read ``h0,..,h5/h6,..,h11 S-N P``; only the canonical form is accepted."""
         if not isinstance(text, str) or not _NOTATION.fullmatch(text):
             raise PositionError(
@@ -128,7 +130,7 @@ class CrossEndodoiGame(Game):
         holes = [int(x) for x in rows.replace("/", ",").split(",")]
         return self._validated(holes, [int(x) for x in stores.split("-")], int(player))
 
-    def state_from_dict(self, data: Any) -> "CrossEndodoiState":
+    def state_from_dict(self, data: Any) -> CrossEndodoiState:
         check_keys(data, ("game", "holes", "stores", "to_move"), "cross_endodoi")
         holes = check_int_list(data["holes"], NUM_HOLES, "holes", "cross_endodoi")
         stores = check_int_list(data["stores"], 2, "stores", "cross_endodoi")
@@ -137,7 +139,7 @@ class CrossEndodoiGame(Game):
             raise PositionError(f"cross_endodoi: field 'to_move' must be 0 or 1, got {to_move!r}")
         return self._validated(holes, stores, to_move)
 
-    def _validated(self, holes: list[int], stores: list[int], to_move: int) -> "CrossEndodoiState":
+    def _validated(self, holes: list[int], stores: list[int], to_move: int) -> CrossEndodoiState:
         total = sum(holes) + sum(stores)
         if total != self.total_seeds:
             raise PositionError(
@@ -270,7 +272,7 @@ class CrossEndodoiState(State):
             opposite(laps[-1][2]) if captured else None,
         )
 
-    def _copy_into(self, new: "CrossEndodoiState") -> None:
+    def _copy_into(self, new: CrossEndodoiState) -> None:
         new.holes = list(self.holes)
         new.stores = list(self.stores)
 
@@ -297,7 +299,12 @@ class CrossEndodoiState(State):
         )
 
     def to_dict(self) -> dict:
-        return {"game": "cross_endodoi", "holes": list(self.holes), "stores": list(self.stores), "to_move": self.to_move}
+        return {
+            "game": "cross_endodoi",
+            "holes": list(self.holes),
+            "stores": list(self.stores),
+            "to_move": self.to_move,
+        }
 
     def _key(self) -> tuple:
         return (tuple(self.holes), tuple(self.stores), self.to_move)

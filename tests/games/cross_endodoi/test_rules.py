@@ -302,7 +302,14 @@ def test_json_position_missing_key_and_bad_text():
 
 @pytest.mark.parametrize(
     "options",
-    [{"seeds_per_hole": 4}, {"seeds_per_hole": 3.0}, {"skip_origin": 1}, {"first_player": True}, {"max_laps": 0}, {"laps": 3}],
+    [
+        {"seeds_per_hole": 4},
+        {"seeds_per_hole": 3.0},
+        {"skip_origin": 1},
+        {"first_player": True},
+        {"max_laps": 0},
+        {"laps": 3},
+    ],
 )
 def test_bad_options_raise_rules_error(options):
     with pytest.raises(RulesError):
