@@ -54,6 +54,7 @@ class Board(widgets.VBox):
     """
 
     FRAME_SECONDS = 0.1  # per animation frame
+    THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
     MAX_FRAMES = 8  # per animated move
 
     def __init__(
@@ -301,7 +302,13 @@ class Board(widgets.VBox):
             except RuntimeError:  # the loop is closed: the kernel is gone
                 pass
 
-        threading.Thread(target=work, name="tl-board-agent", daemon=True).start()
+        def start() -> None:
+            if epoch == self._epoch:
+                threading.Thread(target=work, name="tl-board-agent", daemon=True).start()
+
+        # Start once the last move's picture is out: a search running meanwhile would slow the
+        # drawing down (both need the interpreter).
+        loop.call_later(self.THINK_DELAY_SECONDS, start)
 
     @guarded
     def _agent_replied(self, epoch: int, action: int | None, error: Exception | None) -> None:
@@ -366,19 +373,21 @@ class Board(widgets.VBox):
     # --- drawing and status ----------------------------------------------------------------
 
     def _refresh(self) -> None:
-        self.status.value = self._status_text()  # first: the label reaches the page before the picture
-        self._draw()
+        self.status.value = self._status_text()  # the labels first: they reach the page before the picture
         self._sync_moves()
         self.position_text.value = _notation(self._state)
         self.undo_button.disabled = self._pos == 0 and not self._turn
         self.redo_button.disabled = self._pos + 1 >= len(self._line)
         self.agent_button.disabled = self._busy or self._agent_to_move() is None
+        self._draw()
 
     def _draw(self, preview: Any = None) -> None:
         self.adapter.draw(
             self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=self._viewer()
         )
-        self.figure.canvas.draw_idle()
+        # Render and send the picture now: draw_idle() would first ask the browser to ask back
+        # for it, a round trip per click.
+        self.figure.canvas.draw()
 
     def _targets(self) -> frozenset:
         if self._busy or not self._human_to_move():
