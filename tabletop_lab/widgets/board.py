@@ -385,9 +385,7 @@ class Board(widgets.VBox):
         self.adapter.draw(
             self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=self._viewer()
         )
-        # Render and send the picture now: draw_idle() would first ask the browser to ask back
-        # for it, a round trip per click.
-        self.figure.canvas.draw()
+        self.figure.canvas.draw_idle()
 
     def _targets(self) -> frozenset:
         if self._busy or not self._human_to_move():

@@ -191,6 +191,7 @@ def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing)
         expect(moves).to_have_count(before["moves"] + 2, timeout=STEP_MS)
         expect(moves.nth(before["moves"] + 1)).to_contain_text("North")
         expect(status).not_to_contain_text("thinking", timeout=STEP_MS)
+        expect(position).not_to_have_value(played.notation(), timeout=STEP_MS)  # may trail the list
         shown = page.evaluate("window.tlStatusLog")
         assert any(text.startswith("North") and "thinking" in text for text in shown), shown
         replied = game.load_position(position.input_value())
