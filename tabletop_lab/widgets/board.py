@@ -385,7 +385,11 @@ class Board(widgets.VBox):
         self.adapter.draw(
             self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=self._viewer()
         )
-        self.figure.canvas.draw_idle()
+        canvas = self.figure.canvas
+        if getattr(canvas, "syncing_data_url", True):
+            canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
+        else:
+            canvas.draw()  # send the picture now, not after the browser asks back for it
 
     def _targets(self) -> frozenset:
         if self._busy or not self._human_to_move():

@@ -12,6 +12,11 @@ The board is drawn as seen from South's seat, in data coordinates x 0..8, y 0..3
 Each store sits on its owner's right. ``draw`` is a pure function of its inputs; ``BoardView``
 keeps the artists of one axes and updates them in place, which the widgets use to redraw a
 board without making figures. ``sowing_frames`` replays a move seed by seed for animations.
+
+Redrawing is kept cheap for the widgets (a click redraws the whole figure with Agg): what never
+changes (the board, rows, stores and fixed labels) is drawn by ``StaticLayer`` as one stored
+image, and the counts and lap numbers are ``CachedText``s that reuse the pixels of a string
+already drawn. Both draw their artists normally on any other renderer (PDF, SVG).
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangle
 from matplotlib.path import Path
+from matplotlib.text import Text
 
 from ...errors import LapLimitError
+from ...fastdraw import StaticLayer, add_cached_text
 from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, owner
 
 __all__ = [
@@ -139,7 +146,8 @@ class BoardView:
     """The artists of one drawn board, made once and updated in place by ``update``.
 
     ``hole_patches``, ``count_texts`` (per hole) and ``store_texts`` (per player) are public so
-    that tests and widgets can read what is shown.
+    that tests and widgets can read what is shown. A hole patch is visible only when its hole is
+    highlighted: a plain hole looks the same and is part of the static layer, drawn as one image.
     """
 
     def __init__(self, ax: Axes):
@@ -148,32 +156,54 @@ class BoardView:
         ax.set_ylim(*YLIM)
         ax.set_aspect("equal", adjustable="box")
         ax.set_axis_off()
-        ax.add_patch(
+        static = [
             FancyBboxPatch((0.08, 0.35), 7.84, 2.5, boxstyle="round,pad=0.05", fc=BOARD_FACE, ec=BOARD_EDGE, lw=2)
-        )
-        self.row_patches = [
-            ax.add_patch(Rectangle((1.02, y - 0.55), 5.96, 1.1, fc=ROW_FACE, ec="none")) for y in (SOUTH_Y, NORTH_Y)
         ]
-        for x in STORE_X:
-            ax.add_patch(
-                FancyBboxPatch(
-                    (x - 0.33, 0.5), 0.66, 2.2, boxstyle="round,pad=0.05", fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.5
-                )
+        self.row_patches = [Rectangle((1.02, y - 0.55), 5.96, 1.1, fc=ROW_FACE, ec="none") for y in (SOUTH_Y, NORTH_Y)]
+        static += self.row_patches
+        static += [
+            FancyBboxPatch((x - 0.33, 0.5), 0.66, 2.2, boxstyle="round,pad=0.05", fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.5)
+            for x in STORE_X
+        ]
+        static += [Circle(hole_xy(h), HOLE_R, fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.2) for h in range(NUM_HOLES)]
+        for h in range(NUM_HOLES):
+            x, y = hole_xy(h)
+            static.append(
+                Text(x, y + (0.52 if h < ROW else -0.52), str(h), ha="center", va="center", fontsize=8, color="#6b4a2b")
             )
+        static.append(Text(0.5, 0.15, "South", ha="center", va="center", fontsize=9, style="italic"))
+        static.append(Text(7.5, 3.1, "North", ha="center", va="center", fontsize=9, style="italic"))
+        ax.add_artist(StaticLayer(ax, static))
+        # Each hole again, drawn over its plain self in the static layer when highlighted only.
         self.hole_patches = [
-            ax.add_patch(Circle(hole_xy(h), HOLE_R, fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.2)) for h in range(NUM_HOLES)
+            ax.add_patch(Circle(hole_xy(h), HOLE_R, fc=HOLE_FACE, ec=HOLE_EDGE, lw=1.2, visible=False))
+            for h in range(NUM_HOLES)
         ]
         self.seeds = ax.scatter(np.empty(0), np.empty(0), s=14, c=SEED, zorder=3, linewidths=0)
         count_style = {"ha": "center", "va": "center", "fontsize": 12, "fontweight": "bold", "zorder": 5}
         self.count_texts = [
-            ax.text(hole_xy(h)[0], 0.15 if h < ROW else 3.1, "", **count_style) for h in range(NUM_HOLES)
+            add_cached_text(ax, hole_xy(h)[0], 0.15 if h < ROW else 3.1, **count_style) for h in range(NUM_HOLES)
         ]
-        self.store_texts = [ax.text(STORE_X[0], 0.15, "", **count_style), ax.text(STORE_X[1], 3.1, "", **count_style)]
-        for h in range(NUM_HOLES):
-            x, y = hole_xy(h)
-            ax.text(x, y + (0.52 if h < ROW else -0.52), str(h), ha="center", va="center", fontsize=8, color="#6b4a2b")
-        ax.text(0.5, 0.15, "South", ha="center", va="center", fontsize=9, style="italic")
-        ax.text(7.5, 3.1, "North", ha="center", va="center", fontsize=9, style="italic")
+        self.store_texts = [
+            add_cached_text(ax, STORE_X[0], 0.15, **count_style),
+            add_cached_text(ax, STORE_X[1], 3.1, **count_style),
+        ]
+        # The lap numbers and the capture mark, shown by _draw_laps and hidden (empty) otherwise.
+        self._lap_labels = [
+            add_cached_text(
+                ax,
+                0,
+                0,
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white",
+                zorder=7,
+                bbox={"boxstyle": "circle,pad=0.2", "fc": PATH, "ec": "none"},
+            )
+            for _ in range(MAX_LAPS_DRAWN)
+        ]
+        self._capture_mark = add_cached_text(ax, 0, 0, ha="center", va="center", fontsize=22, color=CAPTURE, zorder=7)
         self.title = ax.set_title("", fontsize=11, y=1.0)  # a fixed y: no layout work per draw
         self._transient: list = []  # paths and marks of one update, removed by the next
 
@@ -191,6 +221,8 @@ class BoardView:
         for artist in self._transient:
             artist.remove()
         self._transient = []
+        for text in (*self._lap_labels, self._capture_mark):
+            text.set_text("")
         holes, stores = (frame.holes, frame.stores) if frame is not None else (state.holes, state.stores)
         mover = state.current_player()
         for player, patch in enumerate(self.row_patches):
@@ -205,6 +237,7 @@ class BoardView:
             colour, width = (TARGET, 2.8) if h in targets else (HOLE_EDGE, 1.2)
             patch.set_edgecolor(colour)
             patch.set_linewidth(width)
+            patch.set_visible(h in targets)
         if frame is not None:
             self._draw_frame_marks(frame)
         elif preview is not None and preview.last_move is not None:
@@ -229,7 +262,7 @@ class BoardView:
         laps = report.laps
         first = max(0, len(laps) - MAX_LAPS_DRAWN)
         style = "--" if dashed else "-"
-        for number, lap in enumerate(laps[first:], start=first + 1):
+        for label, (number, lap) in zip(self._lap_labels, enumerate(laps[first:], start=first + 1), strict=False):
             shift = 0.12 * (number % 3 - 1)  # overlapping laps stay apart
             points = [(x, y + shift) for x, y in map(hole_xy, _lap_holes(lap))]
             arrow = FancyArrowPatch(
@@ -242,43 +275,29 @@ class BoardView:
                 alpha=0.85,
                 zorder=6,
             )
-            self._add(self.ax.add_patch(arrow))
+            self._add(arrow)
             x, y = points[0]
-            self._add(
-                self.ax.text(
-                    x - 0.22,
-                    y + 0.22,
-                    str(number),
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white",
-                    zorder=7,
-                    bbox={"boxstyle": "circle,pad=0.2", "fc": colour, "ec": "none"},
-                )
-            )
+            label.set_position((x - 0.22, y + 0.22))
+            label.set_text(str(number))
+            label.get_bbox_patch().set_facecolor(colour)
         if report.capture_hole is not None:
             for hole in (report.capture_hole, laps[-1].last):
-                self._add(
-                    self.ax.add_patch(Circle(hole_xy(hole), HOLE_R + 0.04, fill=False, ec=CAPTURE, lw=2.5, zorder=6))
-                )
-            x, y = hole_xy(report.capture_hole)
-            self._add(self.ax.text(x, y, "×", ha="center", va="center", fontsize=22, color=CAPTURE, zorder=7))
+                self._add(Circle(hole_xy(hole), HOLE_R + 0.04, fill=False, ec=CAPTURE, lw=2.5, zorder=6))
+            self._capture_mark.set_position(hole_xy(report.capture_hole))
+            self._capture_mark.set_text("×")
 
     def _draw_frame_marks(self, frame: SowingFrame) -> None:
         """Ring the lap's origin and the hole just sown or emptied."""
         if frame.hole is None:
             return
         colour = CAPTURE if frame.event == "capture" else ACTIVE
-        self._add(
-            self.ax.add_patch(
-                Circle(hole_xy(frame.origin), HOLE_R + 0.05, fill=False, ec=PATH, lw=2, ls="--", zorder=6)
-            )
-        )
-        self._add(self.ax.add_patch(Circle(hole_xy(frame.hole), HOLE_R + 0.05, fill=False, ec=colour, lw=3, zorder=7)))
+        self._add(Circle(hole_xy(frame.origin), HOLE_R + 0.05, fill=False, ec=PATH, lw=2, ls="--", zorder=6))
+        self._add(Circle(hole_xy(frame.hole), HOLE_R + 0.05, fill=False, ec=colour, lw=3, zorder=7))
 
     def _add(self, artist):
-        self._transient.append(artist)
+        """Add a patch of this update; ``add_artist`` skips ``add_patch``'s data-limit work,
+        useless with fixed limits."""
+        self._transient.append(self.ax.add_artist(artist))
         return artist
 
 
