@@ -4,4 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh notebooks
-exec .venv/bin/tabletop-lab serve --port "${PORT:-8866}"
+browser=()
+if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    browser=(--no-browser)  # no desktop: just print the address (a console browser would take the terminal)
+fi
+exec .venv/bin/tabletop-lab serve --port "${PORT:-8866}" "${browser[@]}"
