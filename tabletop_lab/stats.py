@@ -30,7 +30,8 @@ from scipy.stats import norm
 
 from .agents import Agent, make_agent
 from .core import Game
-from .sim.runner import _check_progress, _positive_int, _progress, _resolve_game, _seed, _unique_labels, simulate
+from .sim.checks import check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
+from .sim.runner import simulate
 
 __all__ = [
     "wilson",
@@ -183,19 +184,19 @@ def tournament(
     labels with ``" & "``. Columns: ``agent, opponent`` then those of ``win_rates``. Match ``i``
     is seeded from ``(seed, i)``. ``progress`` counts games over the whole tournament.
     """
-    game = _resolve_game(game)
+    game = resolve_game(game)
     if isinstance(agents, (str, Agent)) or not isinstance(agents, Sequence):
         raise ValueError(f"agents must be a list of agents or specs; got {agents!r}")
     built = [make_agent(spec) for spec in agents]
     seats = game.num_players
     if len(built) < max(seats, 2):
         raise ValueError(f"a {game.name} tournament needs at least {max(seats, 2)} agents; got {len(built)}")
-    n_games, seed = _positive_int(n_games, "n_games"), _seed(seed)
-    _check_progress(progress)
-    labels = _unique_labels([a.label for a in built])
+    n_games, seed = positive_int(n_games, "n_games"), seed_value(seed)
+    check_progress(progress)
+    labels = unique_labels([a.label for a in built])
     matches = list(itertools.combinations(range(len(built)), seats))
     total = len(matches) * n_games
-    report, close = _progress(progress, total, "tournament")
+    report, close = progress_reporter(progress, total, "tournament")
     tables = []
     interrupted = False
     try:

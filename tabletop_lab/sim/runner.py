@@ -16,7 +16,6 @@ seed=row.seed)`` resets each seat's agent exactly as the run did.
 from __future__ import annotations
 
 import copy
-import numbers
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -27,16 +26,15 @@ import numpy as np
 import pandas as pd
 
 from ..agents import Agent, make_agent
-from ..core import TERMINAL, Game, State, canonical_json, load_game
+from ..core import TERMINAL, Game, State, canonical_json
 from ..errors import ActionError, IllegalActionError
 from ..records import GameRecord
+from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
 __all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
-
-Progress = bool | Callable[[int, int], Any]
 
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spread over 64 bits
 _MASK63 = (1 << 63) - 1
@@ -90,18 +88,18 @@ def simulate(
     agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
     returns an illegal action, naming the agent, seat, game id and seed.
     """
-    game = _resolve_game(game)
+    game = resolve_game(game)
     seated = [copy.deepcopy(a) for a in _resolve_agents(agents, game)]
-    n_games = _positive_int(n_games, "n_games")
-    seed = _seed(seed)
-    workers = _positive_int(workers, "workers")
+    n_games = positive_int(n_games, "n_games")
+    seed = seed_value(seed)
+    workers = positive_int(workers, "workers")
     if seats not in SEATS:
         raise ValueError(f"seats must be one of {', '.join(SEATS)}; got {seats!r}")
-    _check_progress(progress)
+    check_progress(progress)
     if executor is not None and not isinstance(executor, Executor):
         raise ValueError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
-    size = _default_batch_size(n_games) if batch_size is None else _positive_int(batch_size, "batch_size")
-    cap = game.info.max_actions if max_actions is None else _positive_int(max_actions, "max_actions")
+    size = _default_batch_size(n_games) if batch_size is None else positive_int(batch_size, "batch_size")
+    cap = game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")
 
     game_seeds, arrangements = _plan(seed, n_games, len(seated), seats)
     batches = [
@@ -109,7 +107,7 @@ def simulate(
         for start in range(0, n_games, size)
     ]
     rows, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
-    labels = _unique_labels([a.label for a in seated])
+    labels = unique_labels([a.label for a in seated])
     df = _frame(rows, game, labels)
     df.attrs.update(
         game=game.name,
@@ -145,11 +143,11 @@ def play_game(
     if isinstance(state_or_game, State):
         state = state_or_game.clone()
     else:
-        state = _resolve_game(state_or_game).new_initial_state()
+        state = resolve_game(state_or_game).new_initial_state()
     seated = _resolve_agents(agents, state.game)
     if seed is not None:
-        _reset(seated, _seed(seed))
-    cap = state.game.info.max_actions if max_actions is None else _positive_int(max_actions, "max_actions")
+        _reset(seated, seed_value(seed))
+    cap = state.game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")
     _play_out(state, seated, cap, None, seed)
     return GameRecord.from_state(state, seed=seed, agents=[a.label for a in seated])
 
@@ -259,7 +257,7 @@ def _run(
     Returns the rows of every finished game and whether Ctrl-C (a ``KeyboardInterrupt``, also
     one raised by a progress callback) stopped the run.
     """
-    report, close = _progress(progress, total, desc)
+    report, close = progress_reporter(progress, total, desc)
     rows: list[tuple] = []
     try:
         if executor is not None:
@@ -298,27 +296,6 @@ def _run_on(executor: Executor, batches: list[Batch], rows: list[tuple], report:
         raise
 
 
-def _check_progress(progress: Any) -> None:
-    if not (isinstance(progress, bool) or callable(progress)):
-        raise ValueError(f"progress must be True, False or a callable progress(done, total); got {progress!r}")
-
-
-def _progress(progress: Progress, total: int, desc: str) -> tuple[Callable[[int], Any], Callable[[], Any]]:
-    """``report(done)`` and ``close()`` for a tqdm bar, a user callable or nothing."""
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, unit="game", desc=desc)
-
-        def report(done: int) -> None:
-            bar.update(done - bar.n)
-
-        return report, bar.close
-    if progress is False:
-        return (lambda done: None), (lambda: None)
-    return (lambda done: progress(done, total)), (lambda: None)
-
-
 def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
     """The DataFrame of ``play_batch`` rows, sorted by game id, with agent labels filled in."""
     rows = sorted(rows, key=lambda row: row[0])
@@ -352,14 +329,6 @@ def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
     return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
 
 
-def _resolve_game(game: Any) -> Game:
-    if isinstance(game, Game):
-        return game
-    if isinstance(game, str):
-        return load_game(game)
-    raise ValueError(f"game must be a game name or a Game from load_game(); got {type(game).__name__}")
-
-
 def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
     """One agent per seat, built from specs by ``make_agent``."""
     if isinstance(agents, (str, Agent)) or not isinstance(agents, Sequence):
@@ -370,32 +339,6 @@ def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
     return [make_agent(spec) for spec in agents]
 
 
-def _unique_labels(labels: list[str]) -> list[str]:
-    """Labels made distinct: a label used by several agents gets ``#1``, ``#2``... in seat order."""
-    counts = {label: labels.count(label) for label in labels}
-    seen: dict[str, int] = {}
-    unique = []
-    for label in labels:
-        if counts[label] == 1:
-            unique.append(label)
-        else:
-            seen[label] = seen.get(label, 0) + 1
-            unique.append(f"{label}#{seen[label]}")
-    return unique
-
-
 def _default_batch_size(n_games: int) -> int:
     """About 100 batches (progress steps and units of parallel work), 1 to 1,000 games each."""
     return max(1, min(1000, n_games // 100))
-
-
-def _positive_int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    return int(value)
-
-
-def _seed(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {value!r}")
-    return int(value)
