@@ -207,7 +207,7 @@ def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing)
         before = board.evaluate(BOARD_SNAPSHOT)
         page.evaluate("image => { window.tlStatusLog = []; window.tlBeforeImage = image; }", before["image"])
         canvas.click(position=point)
-        times = page.wait_for_function(CLICK_TIMED, timeout=STEP_MS, polling=100).json_value()  # rarely: it costs
+        times = page.wait_for_function(CLICK_TIMED, timeout=STEP_MS, polling=100).json_value()  # not every frame
         handle = board.element_handle()
         assert page.evaluate(MOVES_CHANGED, [handle, before]) and page.evaluate(IMAGE_CHANGED, [handle, before])
         record_timing("play app: press to move list painted", (times["moves"] - times["down"]) / 1000)
