@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import ActionSyntaxError, IllegalActionError, PositionError, RulesError
+from .errors import ActionSyntaxError, IllegalActionError, PositionError, RulesError, excerpt
+from .parsing import read_json
 
 __all__ = [
     "TERMINAL",
@@ -39,6 +40,10 @@ __all__ = [
 
 #: ``current_player()`` at a terminal state (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL = -4
+
+#: The largest count ``check_int_list`` accepts unless told otherwise: far above any game's,
+#: small enough that arithmetic and messages on it stay cheap.
+MAX_COUNT = 2**63 - 1
 
 #: Every game the specs define; ``load_game`` names them in its errors.
 SPECIFIED_GAMES = ("cross_endodoi", "sygo", "sinoda", "sinomilia", "capitals")
@@ -74,11 +79,11 @@ class Option:
                 return value
             shown = ", ".join(json.dumps(c) for c in self.choices)
         else:
-            if self.check is not None and self.check(value):
+            if self.check is not None and _passes(self.check, value):
                 return value
             shown = self.allowed
         raise RulesError(
-            f"{game}: option {self.name}={json.dumps(value, default=repr)} is not allowed; "
+            f"{game}: option {self.name}={excerpt(value)} is not allowed; "
             f"valid values: {shown} (default {json.dumps(self.default)})"
         )
 
@@ -89,6 +94,14 @@ class Option:
 
 def _same_value(value: Any, choice: Any) -> bool:
     return type(value) is type(choice) and value == choice
+
+
+def _passes(check: Callable[[Any], bool], value: Any) -> bool:
+    """``check(value)``, False when the check cannot even compare ``value`` (a dict, a huge int...)."""
+    try:
+        return bool(check(value))
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return False
 
 
 def positive_int_or_none(value: Any) -> bool:
@@ -179,7 +192,8 @@ class Game:
         unknown = sorted(set(options) - set(specs) - set(params))
         if unknown:
             valid = ", ".join(list(specs) + list(params)) or "none"
-            raise RulesError(f"{self.info.name}: unknown option {', '.join(unknown)}; valid options: {valid}")
+            shown = ", ".join(excerpt(name, limit=40) for name in unknown[:5])
+            raise RulesError(f"{self.info.name}: unknown option {shown}; valid options: {valid}")
         self.options: dict[str, Any] = {
             name: spec.validate(options[name], self.info.name) if name in options else spec.default
             for name, spec in specs.items()
@@ -209,17 +223,15 @@ class Game:
         raise NotImplementedError
 
     def state_from_json(self, text: str) -> State:
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise PositionError(f"{self.name}: position is not valid JSON: {exc}") from None
-        return self.state_from_dict(data)
+        return self.state_from_dict(read_json(text, f"{self.name}: position"))
 
     def state_from_notation(self, text: str) -> State:
         raise PositionError(f"{self.name} has no text notation; use state_from_dict or state_from_json")
 
     def load_position(self, text: str) -> State:
         """Read a position in text notation or JSON, whichever ``text`` is."""
+        if not isinstance(text, str):
+            raise PositionError(f"{self.name}: a position is text (notation or JSON), got {type(text).__name__}")
         if text.lstrip().startswith("{"):
             return self.state_from_json(text)
         return self.state_from_notation(text)
@@ -316,7 +328,7 @@ class State:
         """Play ``action``; on any error the state is left exactly as it was."""
         if type(action) is not int:
             raise ActionSyntaxError(
-                f"{self.game.name}: an action is an int from legal_actions(), got {action!r}; "
+                f"{self.game.name}: an action is an int from legal_actions(), got {excerpt(action)}; "
                 "use apply_move() for move strings"
             )
         reason = self._illegal_reason(action)
@@ -382,7 +394,7 @@ class State:
         action = self.string_to_action(text)
         reason = self._illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(f"{self.game.name}: {text!r} is illegal: {reason}")
+            raise IllegalActionError(f"{self.game.name}: {excerpt(text)} is illegal: {reason}")
         return action
 
     # --- positions and observations -------------------------------------------------------
@@ -419,7 +431,7 @@ class State:
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.game.num_players:
-            raise ValueError(f"{self.game.name}: player must be 0..{self.game.num_players - 1}, got {player!r}")
+            raise ValueError(f"{self.game.name}: player must be 0..{self.game.num_players - 1}, got {excerpt(player)}")
 
     # --- dunder -----------------------------------------------------------------------------
 
@@ -463,11 +475,11 @@ def load_game(name: str, **options: Any) -> Game:
     Raises ``RulesError`` for an unknown game, an unknown option or a value out of range.
     """
     _import_games()
-    if name not in _GAMES:
+    if not isinstance(name, str) or name not in _GAMES:
         available = ", ".join(sorted(_GAMES))
         if name in SPECIFIED_GAMES:
             raise RulesError(f"game {name!r} is specified but has no engine yet; available: {available}")
-        raise RulesError(f"unknown game {name!r}; available: {available}")
+        raise RulesError(f"unknown game {excerpt(name)}; available: {available}")
     return _GAMES[name](**options)
 
 
@@ -498,22 +510,25 @@ def check_keys(data: Any, keys: Iterable[str], game: str) -> None:
     if not isinstance(data, dict):
         raise PositionError(f"{game}: a position must be a JSON object, got {type(data).__name__}")
     missing = [k for k in keys if k not in data]
-    extra = sorted(set(data) - set(keys))
+    extra = [k for k in data if k not in keys]
     if missing:
         raise PositionError(f"{game}: position is missing key(s) {', '.join(missing)}")
     if extra:
-        raise PositionError(f"{game}: position has unknown key(s) {', '.join(extra)}; expected {', '.join(keys)}")
-    if data.get("game") != game:
-        raise PositionError(f"{game}: field 'game' must be {game!r}, got {data.get('game')!r}")
+        shown = ", ".join(excerpt(k, limit=40) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise PositionError(f"{game}: position has unknown key(s) {shown}; expected {', '.join(keys)}")
+    if type(data["game"]) is not str or data["game"] != game:
+        raise PositionError(f"{game}: field 'game' must be {game!r}, got {excerpt(data['game'])}")
 
 
-def check_int_list(value: Any, length: int, field_name: str, game: str) -> list[int]:
-    """A list of ``length`` non-negative ints (booleans refused), or ``PositionError``."""
+def check_int_list(value: Any, length: int, field_name: str, game: str, maximum: int = MAX_COUNT) -> list[int]:
+    """A list of ``length`` ints in 0..``maximum`` (booleans refused), or ``PositionError``."""
     if not isinstance(value, list) or len(value) != length:
-        raise PositionError(f"{game}: field {field_name!r} must be a list of {length} integers, got {value!r}")
+        raise PositionError(f"{game}: field {field_name!r} must be a list of {length} integers, got {excerpt(value)}")
     for i, v in enumerate(value):
         if type(v) is not int:
-            raise PositionError(f"{game}: {field_name}[{i}] must be an integer, got {v!r}")
+            raise PositionError(f"{game}: {field_name}[{i}] must be an integer, got {excerpt(v)}")
         if v < 0:
-            raise PositionError(f"{game}: {field_name}[{i}] is negative ({v})")
+            raise PositionError(f"{game}: {field_name}[{i}] is negative ({excerpt(v)})")
+        if v > maximum:
+            raise PositionError(f"{game}: {field_name}[{i}] is {excerpt(v)}, more than the maximum {maximum}")
     return list(value)
