@@ -105,16 +105,19 @@ def _passes(check: Callable[[Any], bool], value: Any) -> bool:
 
 
 def positive_int_or_none(value: Any) -> bool:
-    """True for ``None`` or an integer >= 1 (booleans excluded)."""
-    return value is None or (type(value) is int and value >= 1)
+    """True for ``None`` or an integer in 1..``MAX_COUNT`` (booleans excluded)."""
+    return value is None or positive_int(value)
 
 
 def non_negative_int(value: Any) -> bool:
-    return type(value) is int and value >= 0
+    """True for an integer in 0..``MAX_COUNT`` (booleans excluded)."""
+    return type(value) is int and 0 <= value <= MAX_COUNT
 
 
 def positive_int(value: Any) -> bool:
-    return type(value) is int and value >= 1
+    """True for an integer in 1..``MAX_COUNT`` (booleans excluded): no rule needs more, and a
+    larger value could not even be printed in an error message."""
+    return type(value) is int and 1 <= value <= MAX_COUNT
 
 
 @dataclass(frozen=True)
