@@ -29,6 +29,7 @@ __all__ = [
     "ActionSyntaxError",
     "IllegalActionError",
     "LapLimitError",
+    "EnumerationLimitError",
 ]
 
 
@@ -102,3 +103,11 @@ def excerpt(value: Any, limit: int = EXCERPT_LIMIT) -> str:
     except Exception:  # a broken __repr__ must not hide the error being reported
         text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class EnumerationLimitError(RuntimeError):
+    """``legal_moves(limit=...)`` found more whole moves than its limit; an engine limit, not a rule.
+
+    Any single move can still be tested and played (``parse_move``, ``apply_move``), and
+    ``legal_actions()`` always offers the action-by-action form of a move.
+    """

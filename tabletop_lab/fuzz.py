@@ -29,9 +29,10 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from .core import Game, State, canonical_json, load_game
-from .errors import ActionError, PositionError, RulesError, excerpt
+from .core import Game, State, canonical_json
+from .errors import ActionError, EnumerationLimitError, PositionError, RulesError, excerpt
 from .records import GameRecord
+from .registry import load_game
 
 __all__ = ["CATEGORIES", "fuzz_game"]
 
@@ -349,7 +350,7 @@ def _load_and_show(name: Any, options: dict) -> Game:
 def _listed_moves(state: State) -> list[str] | None:
     try:
         return state.legal_moves()
-    except RuntimeError:  # EnumerationLimitError: more moves than it will list
+    except EnumerationLimitError:  # more moves than it will list
         return None
 
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core import State, load_game
+from .core import State
 from .errors import ActionError, PositionError, excerpt
 from .parsing import read_json
+from .registry import load_game
 
 __all__ = ["GameRecord"]
 
