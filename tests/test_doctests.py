@@ -5,7 +5,14 @@ import importlib
 
 import pytest
 
-MODULES = ["tabletop_lab", "tabletop_lab.core", "tabletop_lab.errors", "tabletop_lab.registry", "tabletop_lab.testing"]
+MODULES = [
+    "tabletop_lab",
+    "tabletop_lab.core",
+    "tabletop_lab.errors",
+    "tabletop_lab.registry",
+    "tabletop_lab.testing",
+    "tabletop_lab.sim.match",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
