@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ..core import State
-from .base import Agent, check_number, legal_or_raise, require_perfect_information
+from .base import MAX_DEPTH, MAX_SECONDS, Agent, check_number, legal_or_raise, require_perfect_information
 
 __all__ = ["AlphaBetaAgent"]
 
@@ -28,16 +28,17 @@ class AlphaBetaAgent(Agent):
     Children are ordered by that static value, best first, so cut-offs come early. Among equal
     best root actions the seeded rng chooses. With ``seconds`` the search deepens 1, 2, 3 ...
     actions until the time is up (``depth`` is then not used) and plays the deepest completed
-    search; that depends on the machine, so it is not reproducible.
+    search; that depends on the machine, so it is not reproducible. ``depth`` is at most
+    ``MAX_DEPTH`` (64) and ``seconds`` at most ``MAX_SECONDS`` (600).
     """
 
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int = 4, seconds: float | None = None):
         super().__init__(seed)
-        check_number("AlphaBetaAgent", "depth", depth, minimum=1, inclusive=True, integer=True)
+        check_number("AlphaBetaAgent", "depth", depth, minimum=1, inclusive=True, integer=True, maximum=MAX_DEPTH)
         if seconds is not None:
-            check_number("AlphaBetaAgent", "seconds", seconds, minimum=0, inclusive=False)
+            check_number("AlphaBetaAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         self.depth = depth
         self.seconds = seconds
 

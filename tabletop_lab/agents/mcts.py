@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from ..core import State
-from .base import Agent, check_number, legal_or_raise, require_perfect_information
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, legal_or_raise, require_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
 
@@ -30,10 +30,11 @@ class MCTSAgent(Agent):
     """UCT with random rollouts; plays the most visited action at the root.
 
     Args:
-        iterations: simulations per decision (exactly this many, reproducible with a seed).
-        seconds: when given, search for this long instead of ``iterations`` simulations; the
-            number of simulations then depends on the machine and its load, so choices are
-            **not** reproducible even with a seed.
+        iterations: simulations per decision (exactly this many, reproducible with a seed), at
+            most ``MAX_ITERATIONS`` (1,000,000).
+        seconds: when given, search for this long (at most ``MAX_SECONDS``, 600) instead of
+            ``iterations`` simulations; the number of simulations then depends on the machine
+            and its load, so choices are **not** reproducible even with a seed.
         c: the UCT exploration constant for returns in [-1, 1]; default ``DEFAULT_C`` (2 sqrt 2).
 
     Rollouts stop after ``game.info.max_actions`` actions counted from the root and score
@@ -46,9 +47,11 @@ class MCTSAgent(Agent):
         self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None
     ):
         super().__init__(seed)
-        check_number("MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True)
+        check_number(
+            "MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
+        )
         if seconds is not None:
-            check_number("MCTSAgent", "seconds", seconds, minimum=0, inclusive=False)
+            check_number("MCTSAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
             check_number("MCTSAgent", "c", c, minimum=0, inclusive=True)
         self.iterations = iterations

@@ -6,6 +6,7 @@ import inspect
 import re
 from typing import Any
 
+from ..errors import excerpt
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent
 from .greedy import GreedyAgent
@@ -17,6 +18,7 @@ __all__ = ["AGENTS", "make_agent"]
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, AlphaBetaAgent)}
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
+_MAX_DIGITS = 30  # far beyond any setting's bound, far below int()'s 4,300-digit limit
 
 
 def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
@@ -72,6 +74,8 @@ def _parse_settings(text: str, spec: str) -> dict[str, Any]:
 def _parse_value(text: str, key: str, spec: str) -> int | float | None:
     if text.lower() == "none":
         return None
+    if len(text) > _MAX_DIGITS:
+        raise ValueError(f"agent spec {excerpt(spec)}: {key}={excerpt(text, limit=30)} is too long for a setting")
     if _INT.match(text):
         return int(text)
     try:
