@@ -6,9 +6,9 @@ import math
 import random
 from typing import Any
 
-from ..core import State
+from ..core import Game, State
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "game_information", "game_utility"]
 
 
 class Agent:
@@ -28,6 +28,23 @@ class Agent:
 
     def choose_action(self, state: State) -> int:
         raise NotImplementedError
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        """Why this agent cannot play ``game`` (under its options), or ``None`` when it can.
+
+        Seat pickers and ``make_agent(spec, game=...)`` offer only agents that return ``None``;
+        ``choose_action`` refuses the others with this reason. The base agent plays anything.
+        """
+        return None
+
+    def _check_supported(self, state: State) -> list[int]:
+        """The legal actions of ``state``; ``ValueError`` when this agent cannot play the game
+        or the game is over."""
+        reason = self.unsupported_reason(state.game)
+        if reason is not None:
+            raise ValueError(f"{type(self).__name__} cannot play {state.game.name}: {reason}")
+        return legal_or_raise(state)
 
     def reset(self, seed: int | None) -> None:
         """Start the agent's randomness afresh from ``seed`` (the runner does this per game)."""
@@ -55,7 +72,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose_action(self, state: State) -> int:
-        actions = legal_or_raise(state)
+        actions = self._check_supported(state)
         return actions[self.rng.randrange(len(actions))]
 
 
@@ -67,13 +84,29 @@ def legal_or_raise(state: State) -> list[int]:
     return actions
 
 
-def require_perfect_information(agent: Agent, state: State) -> None:
-    """Refuse games with hidden information: searching the true state would read secrets."""
-    if not state.game.info.perfect_information:
-        raise ValueError(
-            f"{type(agent).__name__} searches the true state, which in {state.game.name} holds hidden "
-            "information; it only plays perfect-information games"
-        )
+def game_information(game: Game) -> str:
+    """``"perfect"`` or ``"imperfect"``: whether some player's data is hidden from the others."""
+    return "perfect" if game.info.perfect_information else "imperfect"
+
+
+def game_utility(game: Game) -> str:
+    """``"zero_sum"``, ``"general_sum"`` or ``"team"``: how the players' returns relate.
+
+    Until the core declares it, a two-player game is zero-sum (one wins what the other loses)
+    and a game of more players, where +1 for the winner and -1 for each other player do not
+    sum to zero, is general-sum.
+    """
+    declared = getattr(game.info, "utility", None)
+    if declared is not None:
+        return declared
+    return "zero_sum" if game.num_players == 2 else "general_sum"
+
+
+def needs_perfect_information(game: Game) -> str | None:
+    """The reason a search over the true state cannot play ``game``, or ``None``."""
+    if game_information(game) == "perfect":
+        return None
+    return "it searches the true state, which holds hidden information here (use ismcts)"
 
 
 def check_number(owner: str, name: str, value: Any, *, minimum: float, inclusive: bool, integer: bool = False) -> None:
