@@ -322,13 +322,19 @@ def summarise(df: Any) -> tuple[str, bytes]:
         f"<p>First-player advantage (draws count half): {first['value']:.1%} "
         f"[{first['ci_low']:.1%}, {first['ci_high']:.1%}], n = {first['n']:,}</p>"
         + "<h4>Game length</h4>"
-        + stats.length_summary(df)
+        + _lengths(stats.length_summary(df))
         .reset_index()
         .to_html(index=False, border=0, classes="tl-sim-results", float_format=lambda x: f"{x:.1f}")
     )
     figure = Figure(figsize=PLOT_SIZE, dpi=100, layout="constrained")
     plots.plot_win_rates(rates, ax=figure.add_subplot())
     return html, figure_png(figure)
+
+
+def _lengths(table: Any) -> Any:
+    """The length table without rows that repeat the turns (moves and actions of one-action turns)."""
+    same = [m for m in table.index[1:] if table.loc[m].equals(table.loc["n_turns"])]
+    return table.drop(index=same).rename(index=lambda m: m.removeprefix("n_"))
 
 
 def _rates_html(rates: Any, key: str) -> str:
