@@ -131,13 +131,13 @@ def voila_command(
     ]
 
 
-def serve(port: int = 8866, open_browser: bool = False) -> int:
+def serve(port: int = 8866, open_browser: bool = False, max_kernels: int = MAX_KERNELS) -> int:
     """Run the Voila server in the foreground until Ctrl-C; return its exit code.
 
     Prints the gallery's URL once the server listens and, with ``open_browser``, opens it in
-    the default web browser.
+    the default web browser. At most ``max_kernels`` apps run at once.
     """
-    command = voila_command(port)
+    command = voila_command(port, max_kernels=max_kernels)
     if _port_taken(port):
         raise OSError(f"port {port} on 127.0.0.1 is in use; pick another with --port")
     proc = subprocess.Popen(command, cwd=ROOT)

@@ -324,3 +324,12 @@ def test_the_contents_api_lists_apps_without_their_sources(server):
     status, _, body = request(server["url"], "/voila/api/contents/app.ipynb?content=1")
     assert status == 200 and json.loads(body)["content"] is None
     assert "SOURCE_ONLY" not in request(server["url"], "/voila/api/contents/?content=1")[2]
+
+
+def test_the_serve_command_takes_a_kernel_cap():
+    from tabletop_lab.cli import _parser
+
+    assert _parser().parse_args(["serve", "--max-kernels", "3"]).max_kernels == 3
+    assert _parser().parse_args(["serve"]).max_kernels == MAX_KERNELS
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["serve", "--max-kernels", "0"])

@@ -9,7 +9,7 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 from tabletop_lab.agents import Agent, AlphaBetaAgent, MCTSAgent, make_agent
-from tabletop_lab.agents.base import MAX_DEPTH, MAX_ITERATIONS, MAX_SECONDS
+from tabletop_lab.agents.base import MAX_DEPTH, MAX_ITERATIONS, MAX_NODES, MAX_SECONDS
 from tabletop_lab.sim import AgentError, play_game, simulate
 
 
@@ -114,6 +114,8 @@ def test_a_thread_pool_gives_the_rows_of_one_process():
         ("mcts:seconds=1e300", f"seconds must be a number > 0 and <= {MAX_SECONDS}"),
         ("alphabeta:depth=100000", f"depth must be an integer >= 1 and <= {MAX_DEPTH}"),
         ("alphabeta:seconds=86400", "seconds must be a number > 0 and <="),
+        ("alphabeta:nodes=10000000000000", f"nodes must be an integer >= 1 and <= {MAX_NODES}"),
+        ("ismcts:iterations=999999999999999999999999", f"iterations must be an integer >= 1 and <= {MAX_ITERATIONS}"),
         ("mcts:iterations=" + "9" * 5000, "iterations=.* is too long"),
     ],
 )
