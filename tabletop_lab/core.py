@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError, excerpt
-from .parsing import read_json
+from .parsing import check_json_shape, read_json
 
 __all__ = [
     "TERMINAL",
@@ -456,7 +456,7 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; on any error the state is left exactly as it was."""
-        if type(action) is not int:
+        if type(action) is not int or not -MAX_COUNT <= action <= MAX_COUNT:  # no game's _illegal_reason sees 10**5000
             raise ActionSyntaxError(
                 f"{self.game.name}: an action is an int from legal_actions(), got {excerpt(action)}; "
                 "use apply_move() for move strings"
@@ -682,7 +682,8 @@ class State:
 
 
 def check_keys(data: Any, keys: Iterable[str], game: str) -> None:
-    """Raise ``PositionError`` unless ``data`` is a dict with exactly ``keys``."""
+    """Raise ``PositionError`` unless ``data`` is a dict with exactly ``keys``, holding only JSON
+    values without deep nesting or huge numbers (``parsing.check_json_shape``)."""
     keys = list(keys)
     if not isinstance(data, dict):
         raise PositionError(f"{game}: a position must be a JSON object, got {type(data).__name__}")
@@ -695,6 +696,7 @@ def check_keys(data: Any, keys: Iterable[str], game: str) -> None:
         raise PositionError(f"{game}: position has unknown key(s) {shown}; expected {', '.join(keys)}")
     if type(data["game"]) is not str or data["game"] != game:
         raise PositionError(f"{game}: field 'game' must be {game!r}, got {excerpt(data['game'])}")
+    check_json_shape(data, f"{game}: position")
 
 
 def check_int_list(value: Any, length: int, field_name: str, game: str, maximum: int = MAX_COUNT) -> list[int]:

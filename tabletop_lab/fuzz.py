@@ -51,6 +51,7 @@ _ODD_VALUES: tuple[Any, ...] = (
     None, True, False, 0, -1, 1, 2, 7, 2**31, -(2**63), 10**30, 1.5, float("nan"), "", "x", "0", "é\x00",
     [], [0], [[]], {}, {"a": 1}, "x" * 10_000,
 )  # fmt: skip
+_PLAYOUT_ACTIONS = 400  # the longest random playout that samples a position
 _HUGE_INT = 10**5000  # Python refuses to print it with str() or repr()
 _DEEP = 100_000  # nesting depth of the deepest inputs
 _TEXT_NOISE = string.digits + string.ascii_letters + " ,;:/-+.[]{}()\"'\\\t\n\x00é€"
@@ -159,7 +160,7 @@ class _Fuzzer:
         """Positions (never mid-turn) from seeded random games, the initial one first."""
         state = self.game.new_initial_state()
         found = [state.clone()]
-        cap = self.game.info.max_actions
+        cap = min(self.game.info.max_actions, _PLAYOUT_ACTIONS)
         while len(found) < count:
             state = self.game.new_initial_state()
             for _ in range(self.rng.randrange(1, cap + 1)):
@@ -224,15 +225,15 @@ class _Fuzzer:
 
     def moves(self, sample: list[State], cases: int, examples: int, seed: int) -> None:
         states = self._states_with_turns_in_progress(sample)
+        known = [self._move_strings(state) for state in states]  # listed once per state
         for _ in range(cases):
-            state = self.rng.choice(states)
-            known = self._move_strings(state)
-            text = _mutate_text(self.rng.choice(known), self.rng) if known else _noise(self.rng)
-            self._try_move(state, text)
+            index = self.rng.randrange(len(states))
+            text = _mutate_text(self.rng.choice(known[index]), self.rng) if known[index] else _noise(self.rng)
+            self._try_move(states[index], text)
         state = self.rng.choice(states)
         for odd in (None, 0, b"0", ["0"], "", " ", "\x00", "x" * 1_000_000, "9" * 5000):
             self._try_move(state, odd)
-        for text in _hypothesis_texts(self._move_strings(sample[0]) or ["0"], examples, seed):
+        for text in _hypothesis_texts(known[0] or ["0"], examples, seed):
             self._try_move(self.rng.choice(states), text)
 
     def _states_with_turns_in_progress(self, sample: list[State]) -> list[State]:

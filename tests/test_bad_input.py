@@ -25,6 +25,13 @@ def short_id(value) -> str:
     return excerpt(value, limit=20)
 
 
+def deep_list(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def valid_with(**changes):
     return json.dumps({**VALID, **changes})
 
@@ -106,11 +113,27 @@ def test_state_from_json_refuses_with_a_position_error(game, text, phrase):
         ({**VALID, "holes": [3] * 10**6}, "'holes' must be a list of 12"),
         ({**VALID, "to_move": 10**5000}, "to_move"),
         ({**VALID, "stores": [2**70, 0]}, "stores[0]"),
+        ({**VALID, "holes": deep_list(10_000)}, "holes[0][0]"),  # repr() and json.dumps() would recurse
+        ({**VALID, "to_move": {"a": {1: 2}}}, "has a key 1 that is not a string"),
+        ({**VALID, "stores": {1, 2}}, "stores is a set, not a JSON value"),
+        ({**VALID, "to_move": float("inf")}, "to_move is inf"),
     ],
     ids=short_id,
 )
 def test_state_from_dict_refuses_with_a_position_error(game, data, phrase):
     assert phrase in raises_short(PositionError, game.state_from_dict, data)
+
+
+def test_check_keys_guards_every_games_parser_against_deep_and_huge_values():
+    """Every game's state_from_dict starts with check_keys, so these are refused before any
+    game-specific code sees them."""
+    from tabletop_lab.core import check_keys
+
+    keys = ("game", "a")
+    check_keys({"game": "g", "a": [[1, 2.5, None, True, "x", {"k": (1, 2)}]]}, keys, "g")  # JSON values pass
+    for bad in (deep_list(40), 10**101, -(10**101), float("nan"), object(), b"x"):
+        raises_short(PositionError, check_keys, {"game": "g", "a": bad}, keys, "g")
+    check_keys({"game": "g", "a": deep_list(20)}, keys, "g")
 
 
 @pytest.mark.parametrize(
