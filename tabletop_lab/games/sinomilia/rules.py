@@ -30,9 +30,9 @@ from ...core import (
     canonical_json,
     check_keys,
     positive_int_or_none,
-    register_game,
 )
 from ...errors import ActionSyntaxError, IllegalActionError, PositionError
+from ...registry import register_game
 
 PLAYER_NAMES = ("Orange", "Green")
 CHIPS_EACH = 15
@@ -128,7 +128,7 @@ GAME_INFO = GameInfo(
     summary="Two-player bluffing: set a secret number card, then play sun or moon chips; "
     "the card closest to the chips on the table wins the round and the payout.",
     players=(2,),
-    perfect_information=False,
+    information="imperfect",
     # A round takes at most 2 sets, 9 chips, 2 changes and a pass before each and after the
     # last of those 11 Actions: 25 actions; round_cap 200 bounds a game by 5,000.
     max_actions=5000,
@@ -149,6 +149,11 @@ class SinomiliaGame(Game):
             allowed="a positive integer or null",
         ),
     )
+
+    @classmethod
+    def harness_configs(cls) -> list[dict[str, Any]]:
+        """The defaults, Green starting, a cap short enough to be hit, and no cap at all."""
+        return [{}, {"first_player": 1}, {"round_cap": 2}, {"first_player": 1, "round_cap": None}]
 
     def new_initial_state(self) -> SinomiliaState:
         state = SinomiliaState(self)

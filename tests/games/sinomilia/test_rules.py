@@ -46,7 +46,8 @@ def test_game_info():
     info = GAME.info
     assert info.players == (2,)
     assert info.player_names == ("Orange", "Green")
-    assert not info.perfect_information
+    assert info.information == "imperfect" and not info.perfect_information
+    assert GAME.game_type.information == "imperfect" and GAME.game_type.utility == "zero_sum"
     assert info.max_actions >= 200 * 25  # a round takes at most 25 actions
 
 
