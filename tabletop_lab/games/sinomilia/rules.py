@@ -246,22 +246,25 @@ class SinomiliaState(State):
         return self.legal_actions()
 
     def _illegal_reason(self, action: int) -> str | None:
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ActionSyntaxError(f"sinomilia: action {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}")
-        phase, mover = self.phase, self.to_move
-        # fast path: the common legal cases
-        if phase == PHASE_SET:
-            if action < SUN and self.hands[mover] >> action & 1:
-                return None
-        elif phase == PHASE_PLAY:
+        # fast path first: the legal cases of a playout (core has checked that action is an int)
+        phase = self.phase
+        if phase == PHASE_PLAY:
             if action == PASS:
                 return None
+            mover = self.to_move
             if self.chips[mover]:
-                if action < CHANGE:
-                    if action >= SUN:
-                        return None
-                elif not self.changed[mover] and (self.hands[mover] | 1 << self.cards[mover]) >> (action - CHANGE) & 1:
+                if SUN <= action < CHANGE:
                     return None
+                if (
+                    CHANGE <= action < PASS
+                    and not self.changed[mover]
+                    and (self.hands[mover] | 1 << self.cards[mover]) >> (action - CHANGE) & 1
+                ):
+                    return None
+        elif phase == PHASE_SET and 0 <= action < SUN and self.hands[self.to_move] >> action & 1:
+            return None
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise ActionSyntaxError(f"sinomilia: action {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}")
         return self._why_illegal(action)
 
     def _why_illegal(self, action: int) -> str:
