@@ -87,3 +87,13 @@ def test_beats_random_play():
         heuristic_seat = 0 if seed % 2 else 1
         wins += heuristic_seat in play_game(seats, seed).result().winners
     assert wins > 80  # random play would win about half
+
+
+def test_simulate_plays_the_heuristic_agent():
+    from tabletop_lab.sim import simulate
+
+    frame = simulate(GAME, [HeuristicAgent(bluff=0.1), "random"], 12, seed=2, progress=False)
+    assert len(frame) == 12
+    assert set(frame["reason"]) <= {"chips", "hand", "cap"}
+    again = simulate(GAME, [HeuristicAgent(bluff=0.1), "random"], 12, seed=2, progress=False)
+    assert list(frame["final"]) == list(again["final"])
