@@ -13,6 +13,14 @@ precomputed tables; ``to_dict()`` turns them into the spec's sorted lists. A rou
 atomically inside the action that ends it (section 3), and its outcome is kept as
 ``last_round_report``: public information (both cards are revealed) that belongs to the
 observations but not to the position JSON, so a position loaded from JSON has no report.
+
+Hidden information (spec 7.2): ``observation(p)`` is the masked position plus a last key
+``"last_round"`` (the report as a dict, ``null`` when none); ``observed_action_string(a, p)``
+masks the opponent's ``set k``/``change k`` and, as in OpenSpiel, is asked of the state the action
+is played from; ``information_state_string(p)`` masks the history using the recorded mover of
+each action; ``resample(p, rng)`` replays the history with the opponent's unrevealed card
+choices redrawn. ``result().reason`` is ``"chips"``, ``"hand"`` or ``"cap"`` (``"chips"`` when
+a pile is 0 and a hand holds 2 cards at once).
 """
 
 from __future__ import annotations
@@ -229,7 +237,11 @@ class SinomiliaState(State):
         return [lead, -lead]
 
     def legal_actions(self) -> list[int]:
-        """The legal actions in the spec's order, from tables built once (the hot path of playouts)."""
+        """The legal actions in the spec's order, from tables built once.
+
+        Overrides core's ``legal_actions`` (instead of its ``_legal_actions`` hook) to save a call
+        on the hottest path of playouts; ``[]`` at the end as core's.
+        """
         phase = self.phase
         if phase == PHASE_PLAY:
             mover = self.to_move
@@ -241,9 +253,6 @@ class SinomiliaState(State):
         if phase == PHASE_SET:
             return list(_SET_LISTS[self.hands[self.to_move]])
         return []
-
-    def _legal_actions(self) -> list[int]:
-        return self.legal_actions()
 
     def _illegal_reason(self, action: int) -> str | None:
         # fast path first: the legal cases of a playout (core has checked that action is an int)
