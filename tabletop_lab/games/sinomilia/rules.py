@@ -455,13 +455,13 @@ class SinomiliaState(State):
         The opponent's ``set k`` and ``change k`` are masked as ``set ?`` and ``change ?``.
         """
         self._check_player(player)
-        return _masked(action) if self.to_move != player else self.action_to_string(action)
+        return masked_string(action) if self.to_move != player else self.action_to_string(action)
 
     def information_state_string(self, player: int) -> str:
         """The observation and the history, the opponent's card choices masked."""
         self._check_player(player)
         seen = " ".join(
-            _ACTION_STRINGS[a] if mover == player else _masked(a) for a, mover in zip(self._history, self._movers)
+            _ACTION_STRINGS[a] if mover == player else masked_string(a) for a, mover in zip(self._history, self._movers)
         )
         return f"{canonical_json(self.observation(player))} | {seen}"
 
@@ -573,7 +573,8 @@ _ACTION_STRINGS = (
 _STRING_ACTIONS = {text: action for action, text in enumerate(_ACTION_STRINGS)}
 
 
-def _masked(action: int) -> str:
+def masked_string(action: int) -> str:
+    """``action`` as the opponent sees it: ``set ?`` and ``change ?`` hide the card."""
     if action < SUN:
         return "set ?"
     if CHANGE <= action < PASS:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...registry import load_game
-from .rules import PASS, PHASE_OVER, SUN, SinomiliaState
+from .rules import PASS, PHASE_OVER, SUN, SinomiliaState, masked_string
 
 __all__ = [
     "RoundTree",
@@ -109,7 +109,7 @@ def build_round(
     game = load_game("sinomilia", round_cap=None)
     start = game.state_from_dict(round_position(hand0, hand1, chips, start_player))
     tree = RoundTree(start)
-    index: dict[str, int] = {}
+    index: dict[tuple, int] = {}
     first_round = start.round
     before = start.chips[0]
 
@@ -125,13 +125,15 @@ def build_round(
             tree.payoff[node] = float(state.chips[0] - before)
             return node
         player = state.current_player()
-        key = state.information_state_string(player)
+        # From the round's fixed start, what a player knows is their view of the actions so far:
+        # a cheap key; the readable information state string is made once per information set.
+        key = (player, tuple(masked_string(a) if m != player else a for a, m in zip(state._history, state._movers)))
         actions = state.legal_actions()
         if spent[player] >= budget[player]:
             actions = [a for a in actions if a < SUN or a == PASS]
         if key not in index:
             index[key] = len(tree.infosets)
-            tree.infosets.append(key)
+            tree.infosets.append(state.information_state_string(player))
             tree.infoset_player.append(player)
             tree.infoset_actions.append(actions)
         tree.player[node] = player
