@@ -38,6 +38,7 @@ __all__ = [
     "solve_round",
     "cfr_plus",
     "expected_value",
+    "action_values",
     "best_response_value",
     "exploitability",
 ]
@@ -228,6 +229,35 @@ def cfr_plus(tree: RoundTree, iterations: int) -> list[list[float]]:
         norm = sum(row)
         average.append([x / norm for x in row] if norm > 0 else [1.0 / len(row)] * len(row))
     return average
+
+
+def action_values(tree: RoundTree, strategy: list[list[float]], infoset: int) -> list[float]:
+    """The acting player's expected chip gain for each action of information set ``infoset``,
+    the others then playing ``strategy``: each history of the set weighed by the opponent's reach.
+
+    At an equilibrium every action played with positive probability has the best value.
+    """
+    player = tree.infoset_player[infoset]
+    sign = 1.0 if player == 0 else -1.0
+    totals = [0.0] * len(tree.infoset_actions[infoset])
+    weight = 0.0
+    stack = [(0, 1.0)]
+    while stack:
+        node, reach = stack.pop()
+        if tree.player[node] < 0 or reach == 0:
+            continue
+        i = tree.infoset[node]
+        if i == infoset:
+            weight += reach
+            for k, (_, child) in enumerate(tree.children[node]):
+                totals[k] += reach * sign * expected_value(tree, strategy, child)
+            continue
+        own = tree.player[node] == player
+        for p, (_, child) in zip(strategy[i], tree.children[node]):
+            stack.append((child, reach if own else reach * p))
+    if weight == 0:
+        raise ValueError(f"information set {infoset} cannot be reached against this strategy")
+    return [t / weight for t in totals]
 
 
 def expected_value(tree: RoundTree, strategy: list[list[float]], node: int = 0) -> float:

@@ -4,6 +4,7 @@ import pytest
 
 from tabletop_lab import load_game
 from tabletop_lab.games.sinomilia.solver import (
+    action_values,
     best_response_value,
     build_round,
     cfr_plus,
@@ -105,3 +106,37 @@ def test_budget_and_size_limits():
         build_round(*TINY, budget=(2, 2), max_nodes=500)
     with pytest.raises(ValueError, match="iterations"):
         cfr_plus(build_round(*TINY, budget=(0, 0)), 0)
+
+
+def reach_probability(tree, strategy):
+    """The probability that play under ``strategy`` passes through each information set."""
+    reach = {}
+    stack = [(0, 1.0, 1.0)]
+    while stack:
+        node, r0, r1 = stack.pop()
+        player = tree.player[node]
+        if player < 0:
+            continue
+        i = tree.infoset[node]
+        reach[i] = reach.get(i, 0.0) + r0 * r1
+        for p, (_, child) in zip(strategy[i], tree.children[node]):
+            stack.append((child, r0 * p, r1) if player == 0 else (child, r0, r1 * p))
+    return reach
+
+
+def test_equilibrium_actions_are_indifferent_and_best(tiny_tree):
+    """Where play goes with some probability, every action played there has the best value
+    (elsewhere a choice does not change the result)."""
+    strategy = cfr_plus(tiny_tree, 400)
+    reach = reach_probability(tiny_tree, strategy)
+    checked = 0
+    for i, probs in enumerate(strategy):
+        if reach.get(i, 0.0) < 0.02:
+            continue
+        values = action_values(tiny_tree, strategy, i)
+        best = max(values)
+        assert all(v > best - 0.02 for v, p in zip(values, probs) if p > 0.05)
+        checked += 1
+    assert checked >= 5
+    root = action_values(tiny_tree, strategy, 0)
+    assert abs(sum(p * v for p, v in zip(strategy[0], root)) - expected_value(tiny_tree, strategy)) < 1e-9
