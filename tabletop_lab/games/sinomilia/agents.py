@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ...agents import Agent
-from ...core import State
+from ...core import Game, State
 
 __all__ = ["HeuristicAgent"]
 
@@ -30,10 +30,15 @@ class HeuristicAgent(Agent):
             raise ValueError(f"HeuristicAgent: bluff must be a number from 0 to 1, got {bluff!r}")
         self.bluff = bluff
 
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return None if game.name == "sinomilia" else "it plays Sinomilia only"
+
     def settings(self) -> dict:
         return {"bluff": self.bluff}
 
     def choose_action(self, state: State) -> int:
+        self._check_supported(state)
         me = state.current_player()
         seen = state.observation(me)  # never the true state: the opponent's card stays hidden
         return state.string_to_action(self._choose(seen, me))

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from tabletop_lab import load_game
-from tabletop_lab.agents import RandomAgent
+from tabletop_lab.agents import ISMCTSAgent, RandomAgent
 from tabletop_lab.games.sinomilia.agents import HeuristicAgent
 
 from .helpers import play, random_states
@@ -97,3 +97,18 @@ def test_simulate_plays_the_heuristic_agent():
     assert set(frame["reason"]) <= {"chips", "hand", "cap"}
     again = simulate(GAME, [HeuristicAgent(bluff=0.1), "random"], 12, seed=2, progress=False)
     assert list(frame["final"]) == list(again["final"])
+
+
+def test_refuses_other_games():
+    with pytest.raises(ValueError, match="plays Sinomilia only"):
+        HeuristicAgent(seed=0).choose_action(load_game("cross_endodoi").new_initial_state())
+
+
+def test_shared_ismcts_plays_sinomilia_blind_to_the_hidden_card():
+    state = play(GAME.new_initial_state(), "set 3", "set 5", "chip sun")
+    base = GAME.state_from_dict(state.to_dict())
+    for card in (0, 8):
+        other = with_hidden_card(base, 1, card)  # Green's card, hidden from Orange (to move)
+        assert ISMCTSAgent(seed=1, iterations=40).choose_action(other) == ISMCTSAgent(
+            seed=1, iterations=40
+        ).choose_action(base)
