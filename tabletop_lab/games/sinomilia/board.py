@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import ActionError
 from ...widgets.adapter import BoardAdapter
 from . import render
 from .rules import CHANGE, PASS, SUN, SinomiliaState
@@ -81,6 +82,18 @@ class Adapter(BoardAdapter):
             card = action - CHANGE
             return ("set",) if card == state.cards[state.to_move] else (("hand", card),)
         return ()
+
+    def refusal(self, state: SinomiliaState, cells: tuple) -> str:
+        """The engine's reason for the card clicked: ``set k`` or ``change k``, naming the rule."""
+        cell = cells[-1]
+        if state.current_player() == self.bottom:
+            card = state.cards[state.to_move] if cell == "set" else cell[1]
+            verb = "set" if state.to_dict()["phase"] == "set" else "change"
+            try:
+                state.parse_move(f"{verb} {card}")
+            except ActionError as exc:
+                return str(exc)
+        return super().refusal(state, cells)
 
     def button_label(self, state: SinomiliaState, action: int) -> str:
         return _BUTTONS.get(action) or state.action_to_string(action)

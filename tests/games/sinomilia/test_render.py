@@ -84,3 +84,21 @@ def test_board_cells_round_trip_and_choose_set_and_change():
     assert adapter.button_label(state, 10) == "chip (sun)" and adapter.button_label(state, 22) == "pass"
     adapter.draw(state, viewer=1)  # Orange to move but Green's view: Orange's actions are buttons
     assert all(adapter.action_cells(state, a) == () for a in state.legal_actions())
+
+
+def test_board_refusals_name_the_rule():
+    adapter = Adapter(GAME)
+    adapter.setup(Figure(figsize=adapter.figsize))
+    state = play(GAME.new_initial_state(), "set 3", "set 5", "change 4", "pass")
+    adapter.draw(state, viewer=0)
+    assert "once per round" in adapter.refusal(state, (("hand", 6),))
+    state = play(GAME.new_initial_state(), "set 9", "set 2", "chip sun", "pass", "pass")  # Green's 2 is discarded
+    adapter.draw(state, viewer=1)
+    assert state.current_player() == 1
+    assert "card 2 is not in Green's hand" in adapter.refusal(state, (("hand", 2),))
+
+
+def test_state_png_draws_through_the_shared_dispatch():
+    from tabletop_lab.render import state_png
+
+    assert state_png(GAME.new_initial_state(), viewer=1)[:8] == b"\x89PNG\r\n\x1a\n"
