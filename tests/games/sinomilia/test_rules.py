@@ -452,3 +452,16 @@ def test_terminal_state_refuses_every_action():
     assert state.legal_actions() == []
     with pytest.raises(IllegalActionError, match="game is over"):
         state.apply_move("pass")
+
+
+def test_both_end_conditions_at_once_are_scored_by_chips():
+    """Decision 13: Orange ends on 0 chips and with a hand of 2 in the same round."""
+    data = play_round_position((7, 2), (1, 1), 0, "moon", 1, (1, 27), start=1, round=8)
+    data["hands"][0] = [8, 9]
+    data["discards"][0] = [0, 1, 2, 3, 4, 5, 6]
+    state = load(data)
+    state.apply_move("pass")  # C3: T = 2, Green's 2 wins; Orange owes 3 and pays its last chip
+    data = state.to_dict()
+    assert data["chips"] == [0, 30] and data["hands"][0] == [8, 9] and data["phase"] == "over"
+    result = state.result()
+    assert result.winners == (1,) and result.reason == "chips" and not result.cap_reached
