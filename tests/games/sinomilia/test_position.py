@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from tabletop_lab import PositionError, load_game
 
-from .helpers import START, hand_without, load, position, random_states
+from .helpers import START, hand_without, load, play, position, random_states
 
 GAME = load_game("sinomilia")
 
@@ -227,3 +227,23 @@ def test_error_messages_quote_a_short_excerpt():
     with pytest.raises(PositionError) as info:
         load(position(phase="x" * 500))
     assert len(str(info.value)) < 200
+
+
+def test_curated_positions_play_as_described():
+    from tabletop_lab.data import load_position
+
+    payout = load_position("sinomilia", "payout_example")
+    payout.apply_move("pass")
+    assert payout.to_dict()["chips"] == [14, 16] and payout.last_round_report.paid == 10
+    tie = load_position("sinomilia", "tie_example")
+    play(tie, "chip moon", "pass")
+    assert tie.last_round_report.winner == 0 and tie.last_round_report.decided == "last_action"
+    tie2 = load_position("sinomilia", "tie_example_2")
+    play(tie2, "pass", "pass")
+    assert tie2.last_round_report.winner == 1 and tie2.last_round_report.decided == "last_action"
+    moon = load_position("sinomilia", "moon_then_pass")
+    moon.apply_move("pass")
+    assert moon.last_round_report.winner == 0 and moon.last_round_report.table == 2
+    last = load_position("sinomilia", "last_chip")
+    last.apply_move("pass")
+    assert last.result().reason == "chips" and last.to_dict()["hands"][0] == [8, 9]
