@@ -231,7 +231,7 @@ class _Fuzzer:
             text = _mutate_text(self.rng.choice(known[index]), self.rng) if known[index] else _noise(self.rng)
             self._try_move(states[index], text)
         state = self.rng.choice(states)
-        for odd in (None, 0, b"0", ["0"], "", " ", "\x00", "x" * 1_000_000, "9" * 5000):
+        for odd in (None, 0, _HUGE_INT, b"0", ["0"], "", " ", "\x00", "x" * 1_000_000, "9" * 5000):
             self._try_move(state, odd)
         for text in _hypothesis_texts(known[0] or ["0"], examples, seed):
             self._try_move(self.rng.choice(states), text)
