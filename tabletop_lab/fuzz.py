@@ -24,9 +24,8 @@ import copy
 import json
 import random
 import string
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from .core import Game, State, canonical_json
@@ -68,9 +67,9 @@ def fuzz_game(
 ) -> dict[str, dict[str, int]]:
     """Fuzz ``game``'s parsers, moves, options and records; ``{category: {"tried", "handled"}}``.
 
-    ``cases`` inputs are built per category (per source position where that applies is not
-    counted separately), ``positions`` positions are sampled from seeded random play, and
-    ``hypothesis_examples`` more inputs per text category come from hypothesis.
+    About ``cases`` inputs are built per category from ``positions`` positions sampled from
+    seeded random play, plus fixed odd values and ``hypothesis_examples`` inputs from
+    hypothesis for the text and JSON categories. ``call_limit`` bounds each call (seconds).
     """
     fuzzer = _Fuzzer(game, random.Random(seed), call_limit)
     try:
@@ -84,9 +83,7 @@ def fuzz_game(
         fuzzer.options(cases)
         fuzzer.records(cases)
     except _Hang:
-        pass  # recorded as a failure; the stuck thread cannot be stopped, so the stage ends here
-    finally:
-        fuzzer.close()
+        pass  # recorded as a failure; the stuck (daemon) thread cannot be stopped, so the stage ends here
     if fuzzer.failures:
         shown = "\n".join(f"  - {f}" for f in fuzzer.failures[:12])
         more = f"\n  ... and {len(fuzzer.failures) - 12} more" if len(fuzzer.failures) > 12 else ""
@@ -101,10 +98,6 @@ class _Fuzzer:
         self.call_limit = call_limit
         self.counts = {c: {"tried": 0, "handled": 0} for c in CATEGORIES if c != "notation" or game.info.has_notation}
         self.failures: list[str] = []
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuzz")
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
 
     # --- running one input -------------------------------------------------------------
 
@@ -115,12 +108,11 @@ class _Fuzzer:
         failure (returned as ``(False, None)``) and must not be counted as handled by callers.
         """
         self.counts[category]["tried"] += 1
-        future = self._pool.submit(function, *args)
         try:
-            return True, future.result(timeout=self.call_limit)
-        except FutureTimeout:
+            return True, _run_with_limit(function, args, self.call_limit)
+        except _Hang:
             self.fail(category, what, f"no answer within {self.call_limit:g} s (endless loop?)")
-            raise _Hang from None
+            raise
         except DOCUMENTED as exc:
             return False, exc
         except Exception as exc:  # the very thing the stage exists to find
@@ -339,6 +331,27 @@ class _Fuzzer:
 
 class _Hang(Exception):
     """A call did not return in time: its thread cannot be stopped, so fuzzing stops."""
+
+
+def _run_with_limit(function: Callable, args: tuple, limit: float) -> Any:
+    """``function(*args)`` in a daemon thread (a hung one never blocks the interpreter's exit);
+    raises what it raised, or ``_Hang`` after ``limit`` seconds."""
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as exc:  # handed to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, name="fuzz-call", daemon=True)
+    thread.start()
+    thread.join(limit)
+    if thread.is_alive():
+        raise _Hang
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 def _load_and_show(name: Any, options: dict) -> Game:
