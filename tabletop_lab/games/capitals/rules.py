@@ -516,6 +516,10 @@ class CapitalsState(State):
     def snapshot(self) -> dict:
         return self._progress_dict() if self.mid_turn() else self.to_dict()
 
+    def observation(self, player: int) -> dict:
+        self._check_player(player)
+        return self.snapshot()
+
     def _turn_length(self) -> int:
         if self.chain is not None:
             return len(self.chain.landings)
