@@ -215,6 +215,8 @@ class CapitalsState(State):
     ``last_move`` describes the latest main action for display.
     """
 
+    _hold_chain = False  # set on a probe copy to keep a finished chain open for error messages
+
     def __init__(self, game: CapitalsGame, board: list[int]):
         super().__init__(game)
         options = game.options
@@ -430,7 +432,10 @@ class CapitalsState(State):
         else:
             actions = [self.string_to_action(text)]
         trial = self.clone()
-        for action in actions:
+        for done, action in enumerate(actions):
+            if KIND[action] == HOP and not trial.mid_turn():
+                reason = self._why_chain_stopped(actions[:done], action)
+                raise IllegalActionError(f"capitals: {text!r} is illegal: {reason}")
             trial.apply_action(action)
         if trial.chain is not None:
             reason = trial._illegal_reason(STOP_ID)
@@ -440,6 +445,20 @@ class CapitalsState(State):
         elif trial.mid_turn():
             raise IllegalActionError(f"capitals: {text!r} is incomplete: the pass-turn's sacrifice must be named")
         return actions
+
+    def _why_chain_stopped(self, played: list[int], hop: int) -> str:
+        """Why ``hop`` cannot follow ``played``, a chain that ended by itself."""
+        if IS_RAM[self.board[SOURCE[played[0]]]]:
+            return "a Ram makes one jump, never a chain (rule 3.3)"
+        probe = self.clone()
+        probe._hold_chain = True
+        for action in played:
+            probe._apply(action)
+        if probe.chain is None:
+            return "the chain ends immediately after a Ram attack (rule 3.2, constraint 2)"
+        from .explain import illegal_reason
+
+        return illegal_reason(probe, hop)
 
     def _move_string(self, actions: list[int]) -> str:
         """The canonical string of the whole move made of ``actions`` from this position."""
@@ -724,7 +743,7 @@ class CapitalsState(State):
             if ram_attack:  # a Ram attack ends the chain (3.2, rule 2)
                 self._end_chain()
                 return
-        if not self._hops(chain, board):
+        if not self._hold_chain and not self._hops(chain, board):
             self._end_chain()
 
     def _end_chain(self) -> None:
