@@ -26,9 +26,9 @@ from ...core import (
     State,
     non_negative_int,
     positive_int_or_none,
-    register_game,
 )
 from ...errors import ActionSyntaxError, IllegalActionError, PositionError
+from ...registry import register_game
 from .geometry import (
     ACTION_OF,
     ACTION_STRINGS,
@@ -85,6 +85,9 @@ GAME_INFO = GameInfo(
     summary="Two against two on an 8x8 diamond: chain jumps, Rams, Cages and Altars, a Hunger Epoch "
     "every fourth cycle; capture both enemy Capitals or clear the board of the other team.",
     players=(4,),
+    information="perfect",
+    utility="team",
+    multi_action_moves=True,
     max_actions=20_000,
     player_names=PLAYER_NAMES,
 )
@@ -168,6 +171,36 @@ class CapitalsGame(Game):
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return TEAMS
+
+    def team_points(self, team: int, scores: list[float]) -> float:
+        """Every player's score is already their team's game points (5.4)."""
+        return scores[TEAMS[team][0]]
+
+    @classmethod
+    def harness_configs(cls) -> list[dict[str, Any]]:
+        """The defaults, every option changed at once, and a mix of the other values (2^16 is too many)."""
+        return [
+            {},
+            {
+                "eliminated_slot": "skip",
+                "dismantle_top": "keep",
+                "capture_removal": "immediate",
+                "chain_end_on_start": True,
+                "ram_attack_after": "friendly",
+                "ram_jump": "none",
+                "synergy_adjacency": 4,
+                "transfers_per_turn": 2,
+                "pass_turn_cost": "removed",
+                "pass_turn_chain": True,
+                "capital_entry": "final_square",
+                "elimination_is_attack": False,
+                "sacrifice_from_ram": True,
+                "prisoner_placement": "fixed",
+                "altar_scoring": "winner_only",
+                "max_cycles": 40,
+            },
+            {"pass_turn_cost": "removed", "elimination_is_attack": False, "sacrifice_from_ram": True, "max_cycles": 24},
+        ]
 
     def new_initial_state(self) -> CapitalsState:
         board = [0] * 64
@@ -387,28 +420,13 @@ class CapitalsState(State):
 
     # --- whole moves (9, 9a) ------------------------------------------------------------------
 
-    def legal_moves(self, limit: int = 10_000) -> list[str]:
+    def legal_moves(self, limit: int | None = 10_000) -> list[str]:
         """Every legal whole move as its canonical string, in Python string order (9).
 
         A chain is one move, ``jump <from> <landing>...``, for each way of ending it; a pass-turn
         that must be followed by a chosen sacrifice is ``pass-turn sacrifice <square>``.
         """
-        if self.is_terminal():
-            return []
-        done = self._history[len(self._history) - self._turn_length() :]
-        moves: list[str] = []
-        stack = [(self, done, a) for a in self.legal_actions()]
-        while stack:
-            state, before, action = stack.pop()
-            after = state.child(action)
-            actions = before + [action]
-            if after.mid_turn():
-                stack.extend((after, actions, a) for a in after.legal_actions())
-            else:
-                moves.append(self._move_string(actions))
-                if len(moves) > limit:
-                    raise RuntimeError(f"capitals: more than limit={limit} whole moves here")
-        return sorted(moves)
+        return sorted(super().legal_moves(limit))
 
     def _move_actions(self, text: str) -> list[int]:
         """The actions that play the whole move ``text`` from here (9a), checked on a copy."""
@@ -471,16 +489,6 @@ class CapitalsState(State):
                 words.append(ACTION_STRINGS[action])
         return " ".join(words)
 
-    def apply_move(self, text: str) -> None:
-        """Play a whole move; all or nothing (kept until the shared core provides it)."""
-        trial = self.clone()
-        for action in self._move_actions(text):
-            trial.apply_action(action)
-        self.__dict__.update(trial.__dict__)
-
-    def parse_move(self, text: str) -> list[int]:
-        return self._move_actions(text)
-
     # --- positions --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
@@ -519,7 +527,7 @@ class CapitalsState(State):
         chain = self.chain
         data["turn_in_progress"] = {
             "player": self.actor,
-            "moves": self._move_string(self._history[len(self._history) - self._turn_length() :]),
+            "move_so_far": self.move_in_progress(),
             "chain": None
             if chain is None
             else {
@@ -531,18 +539,6 @@ class CapitalsState(State):
             "pass_turn_sacrifice": self.pass_pending,
         }
         return data
-
-    def snapshot(self) -> dict:
-        return self._progress_dict() if self.mid_turn() else self.to_dict()
-
-    def observation(self, player: int) -> dict:
-        self._check_player(player)
-        return self.snapshot()
-
-    def _turn_length(self) -> int:
-        if self.chain is not None:
-            return len(self.chain.landings)
-        return 1 if self.pass_pending else 0
 
     def _key(self) -> tuple:
         chain = self.chain

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from tabletop_lab import ActionSyntaxError, IllegalActionError, PositionError, RulesError, load_game
+from tabletop_lab import IllegalActionError, PositionError, RulesError, load_game
 
-from .helpers import load, position, units
+from .helpers import load, units
 
 GAME = load_game("capitals")
 START = (  # spec section 8
@@ -373,9 +373,7 @@ def test_entering_a_capital_eliminates_and_clears_the_territory():
     assert state.removed[1] == removed[1] + 2 and state.removed[3] == removed[3] + 1
     assert state.cages[1] == [] and state.releases == [(0, 1)]
     assert state.current_player() == 0  # the actor places the prisoner
-    assert state.legal_moves() == sorted(
-        f"release {sq}" for sq in ["f1", "g1", "f2", "g2", "h2", "f3", "g3", "h3"]
-    )
+    assert state.legal_moves() == sorted(f"release {sq}" for sq in ["f1", "g1", "f2", "g2", "h2", "f3", "g3", "h3"])
     refused(state, "release a2", IllegalActionError, "not in Black \\(right\\)'s Territory")
     state.apply_move("release g2")
     assert units(state)["g2"] == (0, 0, None)
