@@ -43,6 +43,7 @@ from .geometry import (
     JUMPED,
     JUMPS_FROM,
     KIND,
+    KIND_WORDS,
     NEIGHBOURS4,
     NEIGHBOURS8,
     NO_TOP,
@@ -74,6 +75,12 @@ from .geometry import (
 )
 
 PLAYER_NAMES = ("White (top)", "Black (right)", "White (bottom)", "Black (left)")
+#: Per player, by unit code: does the player control the unit?
+_CONTROLLED_BY = tuple(tuple(c != 0 and CONTROLLER[c] == a for c in range(81)) for a in range(4))
+#: Per actor, by unit code: may a single piece step there (empty, or an allied single: 3.1)?
+_STEPPABLE = tuple(tuple(c == 0 or (CONTROLLER[c] == a ^ 2 and not IS_RAM[c]) for c in range(81)) for a in range(4))
+#: Per actor, by unit code: may a chain's first jump go over it (any unit but an enemy Ram: 3.2)?
+_FIRST_JUMPABLE = tuple(tuple(c != 0 and (TEAM_OF[c] == a & 1 or not IS_RAM[c]) for c in range(81)) for a in range(4))
 TEAM_NAMES = ("White", "Black")
 TEAMS = ((0, 2), (1, 3))
 #: Kinds of jump in a chain (3.2).
@@ -272,11 +279,26 @@ class CapitalsState(State):
         self.removed = [0, 0, 0, 0]
         self.chain: Chain | None = None
         self.pass_pending = False  # a pass-turn waits for the actor's sacrifice (mid-turn)
-        self.last_move: dict | None = None
+        self._last: tuple | None = None  # (player, kind, squares[, sacrificed square]) of the latest move
         self._outcome: tuple[tuple[int, ...], str, bool] | None = None
         self._legal: list[int] | None = None
 
     # --- derived facts ------------------------------------------------------------------------
+
+    @property
+    def last_move(self) -> dict | None:
+        """The latest main action, for displays: who, its string, the squares it went through and
+        the square of a sacrifice chosen after it; ``None`` before any (or after a loaded position)."""
+        if self._last is None:
+            return None
+        player, kind, path = self._last[:3]
+        names = [SQUARE_NAMES[s] for s in path]
+        return {
+            "player": player,
+            "move": " ".join([KIND_WORDS[kind], *names]),
+            "path": names,
+            "sacrifice": SQUARE_NAMES[self._last[3]] if len(self._last) > 3 else None,
+        }
 
     @property
     def is_hunger_cycle(self) -> bool:
@@ -387,7 +409,7 @@ class CapitalsState(State):
         elif kind == PASS_TURN:
             self._pass_turn()
         elif kind == SKIP:
-            self.last_move = {"player": self.actor, "action": "skip", "path": []}
+            self._last = (self.actor, SKIP, ())
             self._resolve([], [], passed=False)
         elif kind == SACRIFICE:
             self._sacrifice(TARGET[action])
@@ -594,31 +616,22 @@ class CapitalsState(State):
     def _main_actions(self) -> list[int]:
         """Steps, first jumps and dismantles of the actor's units (3.1-3.4), unsorted."""
         board, actor = self.board, self.actor
-        ally, team = actor ^ 2, actor & 1
+        steppable, jumpable = _STEPPABLE[actor], _FIRST_JUMPABLE[actor]
         ram_jumps = self.game.options["ram_jump"] == "single"
-        actions = []
-        for square in range(64):
-            code = board[square]
-            if not code or CONTROLLER[code] != actor:
-                continue
-            if IS_RAM[code]:
+        actions: list[int] = []
+        own = _CONTROLLED_BY[actor]
+        for square in [s for s, code in enumerate(board) if own[code]]:
+            if IS_RAM[board[square]]:
                 for n, step, dismantle in STEPS_FROM[square]:
                     if not board[n]:
-                        actions.append(step)
-                        actions.append(dismantle)
+                        actions += (step, dismantle)
                 if ram_jumps:
-                    for over, land, jump in JUMPS_FROM[square]:
-                        if board[over] and not board[land]:
-                            actions.append(jump)
+                    actions += [jump for over, land, jump in JUMPS_FROM[square] if board[over] and not board[land]]
             else:
-                for n, step, _ in STEPS_FROM[square]:
-                    other = board[n]
-                    if not other or (CONTROLLER[other] == ally and not IS_RAM[other]):
-                        actions.append(step)
-                for over, land, jump in JUMPS_FROM[square]:
-                    other = board[over]
-                    if other and not board[land] and (TEAM_OF[other] == team or not IS_RAM[other]):
-                        actions.append(jump)
+                actions += [step for n, step, _ in STEPS_FROM[square] if steppable[board[n]]]
+                actions += [
+                    jump for over, land, jump in JUMPS_FROM[square] if jumpable[board[over]] and not board[land]
+                ]
         return actions
 
     def _hops(self, chain: Chain, board: list[int], check_dead_ends: bool = True) -> list[int]:
@@ -673,11 +686,7 @@ class CapitalsState(State):
         if other:  # onto an allied single: a Ram, controlled by the bottom piece's controller (3.1)
             code = unit_code(OWNER[other], CONTROLLER[other], OWNER[code])
         board[target] = code
-        self.last_move = {
-            "player": self.actor,
-            "action": f"step {SQUARE_NAMES[origin]} {SQUARE_NAMES[target]}",
-            "path": [origin, target],
-        }
+        self._last = (self.actor, STEP, (origin, target))
         self._resolve([], self._entered([target], CONTROLLER[code]), passed=False)
 
     def _dismantle(self, ram: int, target: int) -> None:
@@ -690,11 +699,7 @@ class CapitalsState(State):
             controller = top if not self.eliminated[top] else top ^ 2
         board[ram] = BOTTOM[code]
         board[target] = unit_code(top, controller)
-        self.last_move = {
-            "player": self.actor,
-            "action": f"dismantle {SQUARE_NAMES[ram]} {SQUARE_NAMES[target]}",
-            "path": [ram, target],
-        }
+        self._last = (self.actor, DISMANTLE, (ram, target))
         self._resolve([], self._entered([target], controller), passed=False)
 
     def _jump(self, origin: int, landing: int) -> None:
@@ -709,11 +714,7 @@ class CapitalsState(State):
                 captured = [TOP[other], OWNER[other]] if IS_RAM[other] else [OWNER[other]]
                 board[over] = 0
             board[origin], board[landing] = 0, code
-            self.last_move = {
-                "player": self.actor,
-                "action": f"jump {SQUARE_NAMES[origin]} {SQUARE_NAMES[landing]}",
-                "path": [origin, landing],
-            }
+            self._last = (self.actor, JUMP, (origin, landing))
             self._resolve(captured, self._entered([landing], self.actor), passed=False)
             return
         self.chain = Chain(origin, origin, FRIENDLY if friendly else HOSTILE)
@@ -749,12 +750,7 @@ class CapitalsState(State):
             for square, ram_attack, _ in chain.captures:
                 board[square] = BOTTOM[board[square]] if ram_attack else 0
         captured = [owner for _, _, owner in chain.captures]
-        words = [SQUARE_NAMES[chain.start]] + [SQUARE_NAMES[s] for s in chain.landings]
-        self.last_move = {
-            "player": self.actor,
-            "action": "jump " + " ".join(words),
-            "path": [chain.start] + chain.landings,
-        }
+        self._last = (self.actor, JUMP, (chain.start, *chain.landings))
         if self.game.options["capital_entry"] == "final_square":
             entered = self._entered([chain.at], self.actor)
         else:
@@ -768,7 +764,7 @@ class CapitalsState(State):
             self.altar_filled[self.actor] = True
         else:
             self.removed[piece] += 1
-        self.last_move = {"player": self.actor, "action": "pass-turn", "path": []}
+        self._last = (self.actor, PASS_TURN, ())
         self._resolve([], [], passed=True)
 
     # --- resolution (section 2, step 3) -----------------------------------------------------------
@@ -801,7 +797,7 @@ class CapitalsState(State):
                 queue.extend((owner, player) for owner in self.cages[player])
                 self.cages[player] = []
             attacking = attacking or self.game.options["elimination_is_attack"]
-        if self._check_end():
+        if (captured or entered) and self._check_end():
             for owner, _ in queue:
                 self.removed[owner] += 1
             return
@@ -869,9 +865,7 @@ class CapitalsState(State):
                 self.pending_sacrifice = True
                 self.pass_pending = passed
                 return
-        if self._check_end():
-            return
-        self._advance(passed)
+        self._advance(passed)  # nothing left the board since the win check (5.3)
 
     def _sacrifice(self, square: int) -> None:
         code = self.board[square]
@@ -884,7 +878,8 @@ class CapitalsState(State):
         self.altar_filled[self.actor] = True
         self.pending_sacrifice = False
         passed, self.pass_pending = self.pass_pending, False
-        self.last_move = dict(self.last_move or {}, sacrifice=square)
+        if self._last is not None:
+            self._last = (*self._last[:3], square)
         if not self._check_end():
             self._advance(passed)
 
