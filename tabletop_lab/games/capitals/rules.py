@@ -204,9 +204,9 @@ class CapitalsGame(Game):
                 "sacrifice_from_ram": True,
                 "prisoner_placement": "fixed",
                 "altar_scoring": "winner_only",
-                "max_cycles": 40,
+                "max_cycles": 15,
             },
-            {"pass_turn_cost": "removed", "elimination_is_attack": False, "sacrifice_from_ram": True, "max_cycles": 24},
+            {"pass_turn_cost": "removed", "elimination_is_attack": False, "sacrifice_from_ram": True, "max_cycles": 15},
         ]
 
     def new_initial_state(self) -> CapitalsState:
