@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tabletop_lab import IllegalActionError, PositionError, RulesError, load_game
+from tabletop_lab import ActionSyntaxError, IllegalActionError, PositionError, RulesError, load_game
 
 from .helpers import load, units
 
@@ -468,3 +468,64 @@ def test_position_round_trips():
     shuffled = dict(reversed(list(state.to_dict().items())))
     shuffled["pieces"] = list(reversed(shuffled["pieces"]))
     assert GAME.state_from_dict(shuffled).to_json() == state.to_json()
+
+
+# --- more Decisions, syntax, evaluation ---------------------------------------------------------------
+
+
+def test_no_long_jumps_decision_6():
+    state = load(board(c1=0, c2=1))
+    for text in ["jump c1 c4", "jump c1 c5", "jump c1 d2"]:
+        refused(state, text, ActionSyntaxError, "not two squares")
+    refused(state, "jump c1 c3 c6", ActionSyntaxError, "not two squares from c3")
+
+
+def test_ram_jumps_over_a_friendly_unit_decision_11():
+    state = load(board(c3=(0, 0, 2), d4=2))
+    state.apply_move("jump c3 e5")
+    assert units(state)["e5"] == (0, 0, 2) and units(state)["d4"] == (2, 2, None)
+
+
+def test_ram_captures_go_to_the_altar_in_hunger_decision_12():
+    state = load(board(c3=(0, 0, 2), d4=(1, 1, 3), f6=1), cycle=8)
+    state.apply_move("jump c3 e5")
+    assert state.altars[0] == [3, 1] and state.cages[0] == [] and state.altar_filled[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "step", "step d4", "step d4 e5 ", "step  d4 e5", "Step d4 e5", "step d4 z9", "step d4 f6", "hop", "stop now",
+     "jump", "release", "transfer 1", "pass", "dismantle d4 d6", 3],
+)  # fmt: skip
+def test_malformed_actions(text):
+    state = load(board(d4=0))
+    with pytest.raises(ActionSyntaxError):
+        state.apply_move(text)
+    with pytest.raises(ActionSyntaxError):
+        state.string_to_action(text)
+    assert state.history() == []
+
+
+def test_game_type_and_team_points():
+    assert GAME.game_type.utility == "team" and GAME.info.multi_action_moves
+    assert GAME.team_points(1, [5, 2, 5, 2]) == 2
+    assert GAME.info.max_actions >= 200 * 4  # a capped game of one action per turn fits
+
+
+def test_evaluate_is_shared_by_teammates_and_follows_material():
+    ahead = load(board(c3=0, d3=0, e3=2), cages=[[1], [], [], []]).evaluate()
+    assert ahead[0] == ahead[2] > 0 and ahead[1] == ahead[3] == -ahead[0]
+    assert all(-1 <= v <= 1 for v in ahead)
+    behind = load(board(c6=1, d6=3, e6=3)).evaluate()
+    assert behind[0] < 0
+    won = load({"a1": 0, "c1": 0, "c2": 1})
+    won.apply_move("jump c1 c3")
+    assert won.evaluate() == [1.0, -1.0, 1.0, -1.0]
+
+
+def test_illegal_moves_after_the_end():
+    state = load({"a1": 0, "c1": 0, "c2": 1})
+    state.apply_move("jump c1 c3")
+    assert state.legal_moves() == [] and state.current_player() == -4
+    with pytest.raises(IllegalActionError, match="game is over"):
+        state.apply_move("step a1 b2")
