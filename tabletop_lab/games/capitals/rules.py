@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import (
+    MOVE_LIMIT,
     TERMINAL,
     Game,
     GameInfo,
@@ -442,7 +443,7 @@ class CapitalsState(State):
 
     # --- whole moves (9, 9a) ------------------------------------------------------------------
 
-    def legal_moves(self, limit: int | None = 10_000) -> list[str]:
+    def legal_moves(self, limit: int | None = MOVE_LIMIT) -> list[str]:
         """Every legal whole move as its canonical string, in Python string order (9).
 
         A chain is one move, ``jump <from> <landing>...``, for each way of ending it; a pass-turn
