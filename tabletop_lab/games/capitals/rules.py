@@ -688,7 +688,10 @@ class CapitalsState(State):
             code = unit_code(OWNER[other], CONTROLLER[other], OWNER[code])
         board[target] = code
         self._last = (self.actor, STEP, (origin, target))
-        self._resolve([], self._entered([target], CONTROLLER[code]), passed=False)
+        if CAPITAL_OWNER[target] < 0 and self.cycle % 4:  # the common case: nothing to resolve
+            self._advance(False)
+        else:
+            self._resolve([], self._entered([target], CONTROLLER[code]), passed=False)
 
     def _dismantle(self, ram: int, target: int) -> None:
         board = self.board
