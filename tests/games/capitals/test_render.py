@@ -67,3 +67,10 @@ def test_result_in_title_and_png():
     state.apply_move("jump c1 c3")
     assert "White wins (no_pieces)" in render.draw(state).get_title()
     assert state_png(state)[:4] == b"\x89PNG"
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(render)
+    assert result.attempted > 0 and result.failed == 0
