@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .geometry import (
-    ACTION_STRINGS,
     CONTROLLER,
     DISMANTLE,
     HOP,
@@ -17,6 +16,7 @@ from .geometry import (
     JUMP,
     JUMPED,
     KIND,
+    KIND_WORDS,
     PASS_TURN,
     RELEASE,
     SACRIFICE,
@@ -34,8 +34,6 @@ from .geometry import (
 
 if TYPE_CHECKING:
     from .rules import CapitalsState
-
-_WORDS = ("step", "jump", "dismantle", "hop", "sacrifice", "release", "transfer", "pass-turn", "skip", "stop")
 
 
 def illegal_reason(state: CapitalsState, action: int) -> str:
@@ -64,7 +62,9 @@ def illegal_reason(state: CapitalsState, action: int) -> str:
     if state.chain is not None:
         return _chain_reason(state, action)
     if kind in (HOP, STOP):
-        return f"'{_WORDS[kind]}' is only legal during a jump chain; start one with 'jump <from> <landing>' (rule 9a)"
+        return (
+            f"'{KIND_WORDS[kind]}' is only legal during a jump chain; start one with 'jump <from> <landing>' (rule 9a)"
+        )
     if kind == RELEASE:
         return "no released prisoner is waiting to be placed (rule 5.1)"
     if kind == SACRIFICE:
@@ -120,7 +120,7 @@ def syntax_problem(text: object) -> str:
         return "an action is a string such as 'step c3 d4'"
     words = text.split(" ")
     expected = "expected one of: step, jump, dismantle, transfer, pass-turn, skip, sacrifice, release, hop, stop"
-    if not words or words[0] not in _WORDS:
+    if not words or words[0] not in KIND_WORDS:
         return expected + ", separated by single spaces"
     for w in words[1:]:
         if w not in SQUARE_OF:
@@ -148,7 +148,7 @@ def _sacrifice_reason(state: CapitalsState, square: int) -> str:
 
 def _synergy_reason(state: CapitalsState, kind: int) -> str:
     options = state.game.options
-    word = ACTION_STRINGS[_action_of(kind)]
+    word = KIND_WORDS[kind]
     if kind == TRANSFER and state.transfers >= options["transfers_per_turn"]:
         return f"at most {options['transfers_per_turn']} transfer(s) per turn (rule 4.2, transfers_per_turn)"
     if kind == PASS_TURN and state.extra_turn and not options["pass_turn_chain"]:
@@ -158,10 +158,6 @@ def _synergy_reason(state: CapitalsState, kind: int) -> str:
     if state.eliminated[state.actor ^ 2]:
         return f"{word} needs Synergy, and your ally is eliminated (rule 4.1)"
     return f"{word} needs Synergy: one of your units next to one of your ally's (rule 4.1)"
-
-
-def _action_of(kind: int) -> int:
-    return next(i for i, k in enumerate(KIND) if k == kind)
 
 
 def _chain_reason(state: CapitalsState, action: int) -> str:
