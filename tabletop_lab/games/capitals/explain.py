@@ -127,13 +127,29 @@ def syntax_problem(text: object) -> str:
             return f"{w!r} is not a square a1..h8"
     squares = [SQUARE_OF[w] for w in words[1:]]
     if words[0] == "jump" and len(squares) > 2:
-        return "a chain of several landings is a whole move (apply_move); as actions play 'jump <from> <landing>', then 'hop <landing>'"
+        return (
+            "a chain of several landings is a whole move (apply_move); "
+            "as actions play 'jump <from> <landing>', then 'hop <landing>'"
+        )
     if words[0] == "jump" and len(squares) == 2:
         return f"{words[2]} is not two squares from {words[1]} in a straight line"
     if words[0] in ("step", "dismantle") and len(squares) == 2:
         return f"{words[2]} is not next to {words[1]}"
-    shapes = {"step": "step <from> <to>", "jump": "jump <from> <landing>", "dismantle": "dismantle <ram> <to>"}
-    return f"'{words[0]}' is written as '{shapes.get(words[0], words[0] + ' <square>' if words[0] in ('hop', 'sacrifice', 'release') else words[0])}'"
+    return f"'{words[0]}' is written as '{_SHAPES[words[0]]}'"
+
+
+_SHAPES = {
+    "step": "step <from> <to>",
+    "jump": "jump <from> <landing>",
+    "dismantle": "dismantle <ram> <to>",
+    "hop": "hop <landing>",
+    "sacrifice": "sacrifice <square>",
+    "release": "release <square>",
+    "transfer": "transfer",
+    "pass-turn": "pass-turn",
+    "skip": "skip",
+    "stop": "stop",
+}
 
 
 def _sacrifice_reason(state: CapitalsState, square: int) -> str:
