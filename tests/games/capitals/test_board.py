@@ -47,3 +47,17 @@ def test_draws_on_a_figure():
     ax = adapter.setup(Figure(figsize=adapter.figsize))
     adapter.draw(load(HOME), targets=frozenset({"b2"}), selected=("a1",))
     assert ax.get_title().startswith("Cycle 1")
+
+
+def test_the_board_widget_plays_a_step_and_a_chain_by_clicks():
+    from tabletop_lab.widgets import Board
+
+    board = Board("capitals")
+    board.click_cell("c3")
+    board.click_cell("d4")
+    assert board._state.history_strings() == ["step c3 d4"]
+    chain = Board("capitals", position=load({**HOME, "c1": 0, "c2": 1, "c4": 3}))
+    for cell in ["c1", "c3", "c5"]:
+        chain.click_cell(cell)
+    assert chain._state.history_strings() == ["jump c1 c3", "hop c5"] and not chain._state.mid_turn()
+    assert chain._state.cages[0] == [1, 3]
