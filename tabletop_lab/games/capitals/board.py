@@ -46,13 +46,12 @@ class Adapter(BoardAdapter):
     _paths = {name: Path(corners) for name, corners in polygons.items()}
 
     def setup(self, figure: Any) -> Any:
-        self.ax = figure.add_axes(render.AXES_RECT)
-        return self.ax
+        self.view = render.BoardView(figure.add_axes(render.AXES_RECT))
+        return self.view.ax
 
     def draw(self, state, *, targets=frozenset(), selected=(), preview=None, viewer=None) -> None:
         """Everything is public, so ``viewer`` changes nothing."""
-        self.ax.clear()
-        render.draw(state, self.ax, highlight=targets, selected=selected)
+        self.view.update(state, highlight=targets, selected=selected)
 
     def cell_at(self, x: float, y: float) -> str | None:
         for name, path in self._paths.items():

@@ -13,26 +13,31 @@ and 1) and ``▼`` for flipped (players 2 and 3) owners; the ring shows the cont
 A Ram is two stacked discs. Each player's Cage and Altar are rows of small discs beside their
 corner. The title shows the cycle, whose turn it is and the Hunger Epoch; the last move's path
 (or the chain in progress) is drawn as arrows. Everything is read from ``state.snapshot()``,
-so turns in progress draw too. ``draw`` is a pure function of its inputs.
+so turns in progress draw too. ``draw`` is a pure function of its inputs; ``BoardView`` keeps
+one axes and redraws only what changes (the board itself is one stored image, see
+``tabletop_lab.fastdraw``), which the board widget uses.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
+from matplotlib.text import Text
 
-from .geometry import CAPITALS, SQUARE_NAMES, SQUARE_OF, TERRITORIES
+from ...fastdraw import StaticLayer
+from .geometry import CAPITALS, SQUARE_OF, TERRITORIES
 from .rules import PLAYER_NAMES, CapitalsState
 
-__all__ = ["AXES_RECT", "FIGSIZE", "draw", "square_polygon", "square_xy", "status_text"]
+__all__ = ["AXES_RECT", "FIGSIZE", "BoardView", "draw", "square_polygon", "square_xy", "status_text"]
 
 FIGSIZE = (7.0, 7.4)
 AXES_RECT = (0.0, 0.0, 1.0, 0.9)  # the top strip holds the title
 XLIM, YLIM = (-11.5, 11.5), (17.6, -2.6)  # y points down
-LIGHT, DARK = "#f0d9b5", "#b58863"
+LIGHT, DARK, EDGE = "#f0d9b5", "#b58863", "#7a5c3e"
 PLAYER_COLOURS = ("#2b83ba", "#d7191c", "#1a9641", "#fdae61")  # ring and territory tint per player
 TEAM_FACE = ("#fbfaf5", "#2b2b2b")  # White's pieces, Black's pieces
 TEAM_TEXT = ("#2b2b2b", "#fbfaf5")
@@ -100,52 +105,94 @@ def draw(
     """
     if ax is None:
         ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
-    ax.set_xlim(*XLIM)
-    ax.set_ylim(*YLIM)
-    ax.set_aspect("equal", adjustable="box")
-    ax.set_axis_off()
-    data = state.snapshot()
-    hunger = data["cycle"] % 4 == 0
-    _draw_board(ax, set(highlight), set(selected), hunger)
-    for square, owner, controller, top in data["pieces"]:
-        _draw_unit(ax, square_xy(square), owner, controller, top)
-    for player in range(4):
-        _draw_panel(ax, player, data, player == data["actor"] and not state.is_terminal())
-    path = _path(state, data) if show_last_move else []
-    for a, b in zip(path, path[1:]):
-        ax.add_patch(
-            FancyArrowPatch(square_xy(a), square_xy(b), arrowstyle="-|>", mutation_scale=14, color=PATH, lw=2, zorder=6)
-        )
-    ax.set_title(title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else "black")
+    BoardView(ax).update(state, highlight=highlight, selected=selected, show_last_move=show_last_move, title=title)
     return ax
+
+
+class BoardView:
+    """One axes showing Capitals positions: the fixed board is drawn once, as a ``StaticLayer``
+    (``cells`` are its 64 square diamonds), and ``update`` replaces everything else."""
+
+    def __init__(self, ax: Axes):
+        self.ax = ax
+        ax.set_xlim(*XLIM)
+        ax.set_ylim(*YLIM)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_axis_off()
+        self.cells = [
+            Polygon(square_polygon(i), closed=True, fc=DARK if sum(divmod(i, 8)) % 2 else LIGHT, ec=EDGE, lw=0.5)
+            for i in range(64)
+        ]
+        tints = [
+            Polygon(square_polygon(s), closed=True, fc=PLAYER_COLOURS[p], alpha=0.25, lw=0)
+            for p, squares in enumerate(TERRITORIES)
+            for s in squares
+        ]
+        stars = [
+            Polygon(
+                _star(square_xy(c)[0], square_xy(c)[1] + 0.62), closed=True, fc=PLAYER_COLOURS[p], ec="black", lw=0.5
+            )
+            for p, c in enumerate(CAPITALS)
+        ]
+        ax.add_artist(StaticLayer(ax, self.cells + tints + stars + _square_labels()))
+        self._artists: list = []
+
+    def update(
+        self,
+        state: CapitalsState,
+        *,
+        highlight: Iterable[str] = (),
+        selected: Iterable[str] = (),
+        show_last_move: bool = True,
+        title: str | None = None,
+    ) -> None:
+        """Show ``state``, its targets, selection and move path, replacing what was shown."""
+        ax = self.ax
+        for artist in self._artists:
+            artist.remove()
+        before = set(ax.patches) | set(ax.texts)
+        data = state.snapshot()
+        hunger = data["cycle"] % 4 == 0
+        selected, highlight = set(selected), set(highlight)
+        for name in highlight | selected:
+            colour = SELECTED if name in selected else TARGET
+            ax.add_patch(Polygon(square_polygon(name), closed=True, fc="none", ec=colour, lw=3, zorder=4))
+        if hunger:
+            ax.text(0, 7, "HUNGER", ha="center", va="center", fontsize=30, color=HUNGER, alpha=0.18, zorder=2)
+        for square, owner, controller, top in data["pieces"]:
+            _draw_unit(ax, square_xy(square), owner, controller, top)
+        for player in range(4):
+            _draw_panel(ax, player, data, player == data["actor"] and not state.is_terminal())
+        path = _path(state, data) if show_last_move else []
+        for a, b in zip(path, path[1:]):
+            arrow = FancyArrowPatch(square_xy(a), square_xy(b), arrowstyle="-|>", mutation_scale=14, color=PATH, lw=2)
+            ax.add_patch(arrow).set_zorder(6)
+        ax.set_title(
+            title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else "black"
+        )
+        self._artists = [a for a in (*ax.patches, *ax.texts) if a not in before]
 
 
 # ----------------------------------------------------------------------------- helpers
 
 
-def _draw_board(ax: Axes, highlight: set[str], selected: set[str], hunger: bool) -> None:
-    tint = {s: p for p, squares in enumerate(TERRITORIES) for s in squares}
-    for index, name in enumerate(SQUARE_NAMES):
-        r, c = divmod(index, 8)
-        face = LIGHT if (r + c) % 2 == 0 else DARK
-        ax.add_patch(Polygon(square_polygon(index), closed=True, fc=face, ec="#7a5c3e", lw=0.5, zorder=1))
-        if index in tint:
-            ax.add_patch(
-                Polygon(square_polygon(index), closed=True, fc=PLAYER_COLOURS[tint[index]], alpha=0.25, lw=0, zorder=1)
-            )
-        if name in highlight or name in selected:
-            colour = SELECTED if name in selected else TARGET
-            ax.add_patch(Polygon(square_polygon(index), closed=True, fc="none", ec=colour, lw=3, zorder=4))
-    for player, capital in enumerate(CAPITALS):
-        x, y = square_xy(capital)
-        ax.plot([x], [y + 0.62], marker="*", ms=9, color=PLAYER_COLOURS[player], zorder=5, mec="black", mew=0.5)
+def _star(x: float, y: float, radius: float = 0.3) -> list[tuple[float, float]]:
+    """A five-pointed star's ten corners around ``(x, y)``, pointing up on screen (y down)."""
+    return [
+        (x + r * math.sin(math.pi * k / 5), y - r * math.cos(math.pi * k / 5))
+        for k, r in zip(range(10), [radius, radius * 0.45] * 5)
+    ]
+
+
+def _square_labels() -> list[Text]:
+    """Names of the corners and of a few edge squares, just outside the board."""
+    labels = []
     for name in ("a1", "h1", "h8", "a8", "d1", "a4", "h5", "e8"):
         x, y = square_xy(name)
-        dx = -0.9 if name[0] in "ab" and name != "a1" else 0.9
-        ax.text(x + (0 if name in ("a1", "h8") else dx), y + (-1.25 if name == "a1" else 1.25 if name == "h8" else 0),
-                name, ha="center", va="center", fontsize=7, color="#6b4a2b")  # fmt: skip
-    if hunger:
-        ax.text(0, 7, "HUNGER", ha="center", va="center", fontsize=30, color=HUNGER, alpha=0.18, zorder=2)
+        dx = 0 if name in ("a1", "h8") else -0.9 if x < 0 else 0.9
+        dy = -1.25 if name == "a1" else 1.25 if name == "h8" else 0
+        labels.append(Text(x + dx, y + dy, name, ha="center", va="center", fontsize=7, color="#6b4a2b"))
+    return labels
 
 
 def _draw_unit(ax: Axes, xy: tuple[float, float], owner: int, controller: int, top: int | None) -> None:

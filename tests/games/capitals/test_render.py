@@ -1,8 +1,8 @@
 """The Capitals renderer: what it draws for positions, Rams, Cages and Altars, Hunger and chains."""
 
+from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
-from tabletop_lab import load_game
 from tabletop_lab.games.capitals import render
 from tabletop_lab.render import state_png
 
@@ -18,10 +18,21 @@ def discs(ax, radius=render.PIECE_R):
 def test_diamond_geometry():
     assert render.square_xy("a1") == (0.0, 0.0) and render.square_xy("h8") == (0.0, 14.0)
     assert render.square_polygon("a1") == [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]
-    ax = render.draw(load_game("capitals").new_initial_state())
-    cells = [p for p in ax.patches if isinstance(p, Polygon) and p.get_facecolor()[3] == 1.0]
-    assert len(cells) == 64
+    ax = Figure(figsize=render.FIGSIZE).add_axes(render.AXES_RECT)
+    view = render.BoardView(ax)
+    assert len(view.cells) == 64 and [tuple(p) for p in view.cells[0].get_xy()[:4]] == render.square_polygon("a1")
     assert ax.yaxis_inverted()  # y points down: a1 at the top
+
+
+def test_a_view_replaces_what_it_showed():
+    ax = Figure(figsize=render.FIGSIZE).add_axes(render.AXES_RECT)
+    view = render.BoardView(ax)
+    view.update(load({**HOME, "d4": 0}), highlight=["d5"])
+    first = len(ax.patches)
+    view.update(load({**HOME, "d4": 0}), highlight=["d5"])
+    assert len(ax.patches) == first
+    view.update(load(HOME))
+    assert len(discs(ax)) == 4 and len(ax.patches) < first
 
 
 def test_pieces_rams_cages_and_altars_are_drawn():
