@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...errors import excerpt
 from .geometry import (
     CONTROLLER,
     DISMANTLE,
@@ -124,7 +125,7 @@ def syntax_problem(text: object) -> str:
         return expected + ", separated by single spaces"
     for w in words[1:]:
         if w not in SQUARE_OF:
-            return f"{w!r} is not a square a1..h8"
+            return f"{excerpt(w)} is not a square a1..h8"
     squares = [SQUARE_OF[w] for w in words[1:]]
     if words[0] == "jump" and len(squares) > 2:
         return (

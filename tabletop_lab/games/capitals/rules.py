@@ -28,7 +28,7 @@ from ...core import (
     non_negative_int,
     positive_int_or_none,
 )
-from ...errors import ActionSyntaxError, IllegalActionError, PositionError
+from ...errors import ActionSyntaxError, IllegalActionError, PositionError, excerpt
 from ...registry import register_game
 from .geometry import (
     ACTION_OF,
@@ -379,7 +379,7 @@ class CapitalsState(State):
 
     def _illegal_reason(self, action: int) -> str | None:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ActionSyntaxError(f"capitals: {action!r} is no action; actions are 0..{NUM_ACTIONS - 1}")
+            raise ActionSyntaxError(f"capitals: {excerpt(action)} is no action; actions are 0..{NUM_ACTIONS - 1}")
         if self._outcome is not None:
             return "the game is over"
         legal = self._legal
@@ -430,7 +430,7 @@ class CapitalsState(State):
 
     def action_to_string(self, action: int) -> str:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ActionSyntaxError(f"capitals: {action!r} is no action; actions are 0..{NUM_ACTIONS - 1}")
+            raise ActionSyntaxError(f"capitals: {excerpt(action)} is no action; actions are 0..{NUM_ACTIONS - 1}")
         return ACTION_STRINGS[action]
 
     def string_to_action(self, text: str) -> int:
@@ -438,7 +438,7 @@ class CapitalsState(State):
         if action is None:
             from .explain import syntax_problem
 
-            raise ActionSyntaxError(f"capitals: {text!r} is not an action: {syntax_problem(text)}")
+            raise ActionSyntaxError(f"capitals: {excerpt(text)} is not an action: {syntax_problem(text)}")
         return action
 
     # --- whole moves (9, 9a) ------------------------------------------------------------------
@@ -454,17 +454,17 @@ class CapitalsState(State):
     def _move_actions(self, text: str) -> list[int]:
         """The actions that play the whole move ``text`` from here (9a), checked on a copy."""
         if not isinstance(text, str):
-            raise ActionSyntaxError(f"capitals: a move is a string such as 'jump b2 d4 f6', got {text!r}")
+            raise ActionSyntaxError(f"capitals: a move is a string such as 'jump b2 d4 f6', got {excerpt(text)}")
         words = text.split(" ")
         if words[0] == "jump" and len(words) > 3:
             for w in words[1:]:
                 if w not in SQUARE_OF:
-                    raise ActionSyntaxError(f"capitals: {text!r}: {w!r} is not a square a1..h8")
+                    raise ActionSyntaxError(f"capitals: {excerpt(text)}: {excerpt(w)} is not a square a1..h8")
             squares = [SQUARE_OF[w] for w in words[1:]]
             for a, b in zip(squares[1:], squares[2:]):
                 if JUMPED[64 * a + b] < 0:
                     raise ActionSyntaxError(
-                        f"capitals: {text!r}: {SQUARE_NAMES[b]} is not two squares from {SQUARE_NAMES[a]} "
+                        f"capitals: {excerpt(text)}: {SQUARE_NAMES[b]} is not two squares from {SQUARE_NAMES[a]} "
                         "in a straight line, so no jump lands there"
                     )
             actions = [self.string_to_action(" ".join(words[:3]))] + [HOP_ID[s] for s in squares[2:]]
@@ -476,15 +476,17 @@ class CapitalsState(State):
         for done, action in enumerate(actions):
             if KIND[action] == HOP and not trial.mid_turn():
                 reason = self._why_chain_stopped(actions[:done], action)
-                raise IllegalActionError(f"capitals: {text!r} is illegal: {reason}")
+                raise IllegalActionError(f"capitals: {excerpt(text)} is illegal: {reason}")
             trial.apply_action(action)
         if trial.chain is not None:
             reason = trial._illegal_reason(STOP_ID)
             if reason is not None:
-                raise IllegalActionError(f"capitals: {text!r} is illegal: {reason}")
+                raise IllegalActionError(f"capitals: {excerpt(text)} is illegal: {reason}")
             actions.append(STOP_ID)
         elif trial.mid_turn():
-            raise IllegalActionError(f"capitals: {text!r} is incomplete: the pass-turn's sacrifice must be named")
+            raise IllegalActionError(
+                f"capitals: {excerpt(text)} is incomplete: the pass-turn's sacrifice must be named"
+            )
         return actions
 
     def _why_chain_stopped(self, played: list[int], hop: int) -> str:
