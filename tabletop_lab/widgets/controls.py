@@ -25,6 +25,8 @@ __all__ = [
     "HUMAN",
     "ErrorLog",
     "agent_choices",
+    "supported_agents",
+    "unsupported_reason",
     "guarded",
     "make_canvas",
     "option_controls",
@@ -85,30 +87,50 @@ def guarded(method: Callable) -> Callable:
     return wrapper
 
 
-def agent_choices(human: bool = True) -> list[tuple[str, str]]:
-    """(label, spec) pairs for a seat picker: "human" first, then every registered agent.
+def supported_agents(game: Game | None = None) -> list[str]:
+    """The registered agents' names that can play ``game`` (all of them when ``game`` is None).
+
+    An agent class refuses a game through ``unsupported_reason(game)`` (a reason, or ``None``).
+    """
+    return [name for name, cls in AGENTS.items() if game is None or unsupported_reason(cls, game) is None]
+
+
+def unsupported_reason(cls: type[Agent], game: Game) -> str | None:
+    """Why agent class ``cls`` cannot play ``game``, or ``None`` if it can."""
+    check = getattr(cls, "unsupported_reason", None)
+    return None if check is None else check(game)
+
+
+def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
+    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports ``game``.
 
     >>> agent_choices()[:2]
     [('human', 'human'), ('random', 'random')]
     """
     choices = [(HUMAN, HUMAN)] if human else []
-    for name in AGENTS:
+    for name in supported_agents(game):
         spec = QUICK_SPECS.get(name, name)
         label = name if spec == name else f"{name} ({spec.partition(':')[2].replace('=', ' ')})"
         choices.append((label, spec))
     return choices
 
 
-def seat_picker(seat: int, name: str, value: str | Agent, human: bool = True) -> widgets.Dropdown:
+def seat_picker(
+    seat: int, name: str, value: str | Agent, human: bool = True, game: Game | None = None
+) -> widgets.Dropdown:
     """A dropdown choosing who plays ``seat``; an unlisted spec or Agent is added as an option.
 
-    CSS class ``tl-seat-<seat>``.
+    Only agents that support ``game`` are listed; when ``game`` has teams of two or more, the
+    label names the seat's team ("North, team A"). CSS class ``tl-seat-<seat>``.
     """
-    options = agent_choices(human)
+    options = agent_choices(human, game)
     if isinstance(value, Agent) or value not in [spec for _, spec in options]:
         options.append((value.label if isinstance(value, Agent) else str(value), value))
-    picker = widgets.Dropdown(options=options, value=value, description=name, layout=widgets.Layout(width="230px"))
-    picker.style.description_width = "60px"
+    label, width, label_width = name, "230px", "60px"
+    if game is not None and any(len(team) > 1 for team in game.teams()):
+        label, width, label_width = f"{name}, team {chr(ord('A') + game.team_of(seat))}", "300px", "130px"
+    picker = widgets.Dropdown(options=options, value=value, description=label, layout=widgets.Layout(width=width))
+    picker.style.description_width = label_width
     picker.add_class(f"tl-seat-{seat}")
     return picker
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ActionError, LapLimitError
-from ...widgets.adapter import BoardAdapter, subsample
+from ...board_adapter import BoardAdapter, subsample
 from . import render
 from .rules import CrossEndodoiState
 
