@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop_lab.core import TERMINAL, Game, GameInfo, Option, Result, State, check_keys, register_game
+from tabletop_lab.core import TERMINAL, Game, GameInfo, Option, Result, State, check_keys
 from tabletop_lab.errors import ActionSyntaxError, PositionError, RulesError
+from tabletop_lab.registry import register_game
 
 ACTIONS = ("check", "bet", "call", "fold")
 _CHECK, _BET, _CALL, _FOLD = range(4)
@@ -29,7 +30,7 @@ class HiddenCardGame(Game):
         title="Hidden card (test)",
         summary="Check or bet on a secret card; a bet is called or folded; the higher card wins the showdown.",
         players=(2,),
-        perfect_information=False,
+        information="imperfect",
         max_actions=3,
     )
     option_specs = (

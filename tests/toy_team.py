@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabletop_lab.core import TERMINAL, Game, GameInfo, Option, Result, State, check_int_list, check_keys, register_game
+from tabletop_lab.core import TERMINAL, Game, GameInfo, Option, Result, State, check_int_list, check_keys
 from tabletop_lab.errors import ActionSyntaxError, PositionError
+from tabletop_lab.registry import register_game
 
 _ACTION = re.compile(r"([0-9])\+([12])")
 _TEAMS = ("none", "alternate")
@@ -30,6 +31,7 @@ class TeamRaceGame(Game):
         title="Team race (test)",
         summary="Advance any token 1 or 2 steps; the first token at the goal wins for its owner's team.",
         players=(3, 4, 5, 6),
+        utility="general_sum",
         max_actions=6 * 20,
     )
     option_specs = (
@@ -51,6 +53,7 @@ class TeamRaceGame(Game):
 
     @property
     def utility(self) -> str:
+        """Free-for-all, or team play when there are teams."""
         return "team" if self.options["teams"] == "alternate" else "general_sum"
 
     def new_initial_state(self) -> TeamRaceState:

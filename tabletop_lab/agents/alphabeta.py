@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..core import Game, State
-from .base import Agent, check_number, game_utility, needs_perfect_information
+from .base import Agent, check_number, needs_perfect_information
 
 __all__ = ["AlphaBetaAgent", "PLY_COST", "HEURISTIC_LIMIT"]
 
@@ -72,10 +72,11 @@ class AlphaBetaAgent(Agent):
         reason = needs_perfect_information(game)
         if reason is not None:
             return reason
-        if game.num_players != 2:
-            return f"it searches two-player zero-sum games; this one has {game.num_players} players (use mcts)"
-        if game_utility(game) != "zero_sum":
-            return f"it searches two-player zero-sum games; this one is {game_utility(game)} (use mcts)"
+        kind = game.game_type
+        if kind.num_players != 2:
+            return f"it searches two-player zero-sum games; this one has {kind.num_players} players (use mcts)"
+        if kind.utility != "zero_sum":
+            return f"it searches two-player zero-sum games; this one is {kind.utility} (use mcts)"
         return None
 
     def settings(self) -> dict[str, Any]:

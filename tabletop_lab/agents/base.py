@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core import Game, State
 
-__all__ = ["Agent", "RandomAgent", "game_information", "game_utility"]
+__all__ = ["Agent", "RandomAgent"]
 
 
 class Agent:
@@ -84,27 +84,9 @@ def legal_or_raise(state: State) -> list[int]:
     return actions
 
 
-def game_information(game: Game) -> str:
-    """``"perfect"`` or ``"imperfect"``: whether some player's data is hidden from the others."""
-    return "perfect" if game.info.perfect_information else "imperfect"
-
-
-def game_utility(game: Game) -> str:
-    """``"zero_sum"``, ``"general_sum"`` or ``"team"``: how the players' returns relate.
-
-    Until the core declares it, a two-player game is zero-sum (one wins what the other loses)
-    and a game of more players, where +1 for the winner and -1 for each other player do not
-    sum to zero, is general-sum.
-    """
-    declared = getattr(game.info, "utility", None)
-    if declared is not None:
-        return declared
-    return "zero_sum" if game.num_players == 2 else "general_sum"
-
-
 def needs_perfect_information(game: Game) -> str | None:
     """The reason a search over the true state cannot play ``game``, or ``None``."""
-    if game_information(game) == "perfect":
+    if game.game_type.perfect_information:
         return None
     return "it searches the true state, which holds hidden information here (use ismcts)"
 

@@ -182,7 +182,7 @@ class MCTSAgent(Agent):
         if not self.paranoid:
             return lambda values, chooser: values[chooser]
         root = state.current_player()
-        team = next((t for t in _teams(state.game) if root in t), (root,))
+        team = state.game.teams()[state.game.team_of(root)]
         return lambda values, chooser: values[root] if chooser in team else -values[root]
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
@@ -237,9 +237,3 @@ def _uct_edge(node: _Node, c: float) -> _Edge:
         if score > best_score:
             best, best_score = edge, score
     return best
-
-
-def _teams(game: Game) -> tuple[tuple[int, ...], ...]:
-    """The game's teams of seats (``Game.teams()``), everyone alone when it declares none."""
-    teams = getattr(game, "teams", None)
-    return tuple(teams()) if teams is not None else tuple((p,) for p in range(game.num_players))
