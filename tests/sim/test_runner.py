@@ -42,9 +42,9 @@ class IllegalAgent(Agent):
 def test_one_row_per_game_with_the_documented_columns():
     df = run(30)
     assert list(df.columns) == [
-        "game_id", "game", "options", "seed", "agent_0", "agent_1", "first_player", "winners", "winner_agents",
-        "returns_0", "returns_1", "score_0", "score_1", "reason", "n_turns", "n_actions", "hit_cap",
-        "duration_s", "final", "draw",
+        "game_id", "game", "options", "seed", "agent_0", "agent_1", "team_0", "team_1", "first_player", "winners",
+        "winner_agents", "returns_0", "returns_1", "score_0", "score_1", "reason", "n_turns", "n_moves", "n_actions",
+        "hit_cap", "duration_s", "final", "draw",
     ]  # fmt: skip
     assert list(df.game_id) == list(range(30))
     assert (df.game == "cross_endodoi").all()
