@@ -36,7 +36,7 @@ import ipywidgets as widgets
 from ..agents import Agent, make_agent
 from ..board_adapter import load_adapter
 from ..core import Game, State, canonical_json
-from ..errors import IllegalActionError
+from ..errors import ActionError, IllegalActionError
 from ..registry import load_game
 from .controls import (
     HUMAN,
@@ -47,7 +47,6 @@ from .controls import (
     option_value,
     result_text,
     seat_picker,
-    unsupported_reason,
 )
 
 __all__ = ["Board"]
@@ -193,7 +192,7 @@ class Board(widgets.VBox):
 
     def play(self, move: str) -> None:
         """Play ``move`` for whoever is to move, then agents reply: a whole move (as in
-        ``legal_moves()``) between moves, or one action's string in a move in progress.
+        ``legal_moves()``), or one action's string (which may start a move of several actions).
 
         Raises the engine's ``ActionSyntaxError`` / ``IllegalActionError``; nothing changes then.
         """
@@ -342,13 +341,22 @@ class Board(widgets.VBox):
     def _actions_of(self, move: str) -> list[int]:
         """The actions ``move`` takes from the state shown (checked legal), or the engine's error."""
         state = self._state
-        if state.mid_turn():
-            action = state.string_to_action(move)
-            state.clone().apply_action(action)  # IllegalActionError naming the rule
-            return [action]
-        after = state.clone()
-        after.apply_move(move)
-        return after.history()[len(state.history()) :]
+        if not state.mid_turn():
+            after = state.clone()
+            try:
+                after.apply_move(move)
+                return after.history()[len(state.history()) :]
+            except ActionError as move_error:
+                try:
+                    return self._single_action(move)
+                except ActionError:
+                    raise move_error from None
+        return self._single_action(move)
+
+    def _single_action(self, text: str) -> list[int]:
+        action = self._state.string_to_action(text)
+        self._state.clone().apply_action(action)  # IllegalActionError naming the rule
+        return [action]
 
     def _play_action(self, action: int) -> None:
         """Apply ``action`` (the state is unchanged if that raises) and close the move if done."""
@@ -655,11 +663,7 @@ class Board(widgets.VBox):
     def _make_agent(self, seat: int, spec: str | Agent) -> Agent | None:
         if isinstance(spec, str) and spec == HUMAN:
             return None
-        agent = make_agent(spec, seed=None if self.seed is None else self.seed + seat)
-        reason = unsupported_reason(type(agent), self.game)
-        if reason is not None:
-            raise ValueError(f"{agent.label} cannot play {self.game.info.title}: {reason}")
-        return agent
+        return make_agent(spec, seed=None if self.seed is None else self.seed + seat, game=self.game)
 
     def _set_seats(self, specs: list) -> None:
         """An agent (``None`` for a human) and a picker per seat; raises before changing anything."""

@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..agents import AGENTS, Agent
+from ..agents import AGENTS, Agent, agents_for
 from ..core import Game, Option, Result
 from ..errors import LapLimitError
 
@@ -25,8 +25,6 @@ __all__ = [
     "HUMAN",
     "ErrorLog",
     "agent_choices",
-    "supported_agents",
-    "unsupported_reason",
     "guarded",
     "make_canvas",
     "option_controls",
@@ -39,7 +37,7 @@ __all__ = [
 HUMAN = "human"
 
 #: Agent specs offered by the pickers: budgets small enough to answer within a second or so.
-QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3"}
+QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3", "ismcts": "ismcts:iterations=300"}
 
 
 class ErrorLog(widgets.Output):
@@ -87,20 +85,6 @@ def guarded(method: Callable) -> Callable:
     return wrapper
 
 
-def supported_agents(game: Game | None = None) -> list[str]:
-    """The registered agents' names that can play ``game`` (all of them when ``game`` is None).
-
-    An agent class refuses a game through ``unsupported_reason(game)`` (a reason, or ``None``).
-    """
-    return [name for name, cls in AGENTS.items() if game is None or unsupported_reason(cls, game) is None]
-
-
-def unsupported_reason(cls: type[Agent], game: Game) -> str | None:
-    """Why agent class ``cls`` cannot play ``game``, or ``None`` if it can."""
-    check = getattr(cls, "unsupported_reason", None)
-    return None if check is None else check(game)
-
-
 def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
     """(label, spec) pairs for a seat picker: "human" first, then every agent that supports ``game``.
 
@@ -108,7 +92,7 @@ def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[st
     [('human', 'human'), ('random', 'random')]
     """
     choices = [(HUMAN, HUMAN)] if human else []
-    for name in supported_agents(game):
+    for name in AGENTS if game is None else agents_for(game):
         spec = QUICK_SPECS.get(name, name)
         label = name if spec == name else f"{name} ({spec.partition(':')[2].replace('=', ' ')})"
         choices.append((label, spec))
