@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import ActionError, LapLimitError
 from ...board_adapter import BoardAdapter, subsample
+from ...errors import ActionError, LapLimitError
 from . import render
 from .rules import CrossEndodoiState
 
