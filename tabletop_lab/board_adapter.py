@@ -100,6 +100,15 @@ class BoardAdapter:
         """The label of the button of an action without cells (default: its string)."""
         return state.action_to_string(action)
 
+    def result_note(self, state: State) -> str:
+        """A few words after the result explaining the score, when the picture alone does not
+        (for example seeds left on the board credited to their owner); none by default."""
+        return ""
+
+    def legend(self) -> str:
+        """One line saying what the picture's marks mean (rings, previews, arrows); none by default."""
+        return ""
+
     def cell_name(self, cell: Hashable) -> str:
         return str(cell)
 

@@ -116,6 +116,9 @@ class Board(widgets.VBox):
         self._set_seats(seats)
 
         self.status = _label("tl-status")
+        self.you_label = _label("tl-you")
+        self.legend = _label("tl-legend")
+        self.options_hint = _label("tl-options-hint")
         self.handover_label = widgets.Label()
         self.ready_button = self._button("Ready", "tl-ready", self.ready)
         self.handover = widgets.HBox([self.handover_label, self.ready_button])
@@ -131,6 +134,8 @@ class Board(widgets.VBox):
         self.new_game_button = self._button("New game", "tl-new-game", self.new_game)
         self.load_button = self._button("Load", "tl-load", lambda: self.load(self.position_text.value))
         self.option_controls = option_controls(self.game)
+        for control in self.option_controls.values():
+            control.observe(lambda _change: self._sync_options_hint(), names="value")
         self.position_text = widgets.Text(description="Position", layout=widgets.Layout(width="480px"))
         self.position_text.add_class("tl-position")
         with warnings.catch_warnings():  # on_submit (Enter) is deprecated in ipywidgets 8 but the only Enter hook
@@ -142,15 +147,16 @@ class Board(widgets.VBox):
         self.moves_box = widgets.VBox([widgets.Label("Moves"), self.moves])
 
         self.children = [
-            self.status,
+            widgets.HBox([self.status, self.you_label]),
             self.handover,
             widgets.HBox([canvas, self.moves_box]),
             self.hover_label,
+            self.legend,
             self.action_buttons,
             self.choice_row,
             widgets.HBox([self.undo_button, self.redo_button, self.agent_button]),
             self.seat_row,
-            widgets.HBox([*self.option_controls.values(), self.new_game_button]),
+            widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint]),
             widgets.HBox([self.position_text, self.load_button]),
             self.errors,
         ]
@@ -363,6 +369,7 @@ class Board(widgets.VBox):
         self._state.apply_action(action)
         self._turn.append(action)
         self._clicks, self._choices = (), []
+        self.errors.clear()  # "wait: ... is thinking" and the like are answered now
         if self._state.mid_turn():
             return
         start, nxt = self._line[self._pos], self._pos + 1
@@ -462,6 +469,7 @@ class Board(widgets.VBox):
             state.apply_action(action)
         self._pos, self._state, self._turn = pos, state, list(turn)
         self._clicks, self._choices = (), []
+        self.errors.clear()  # a message about the state left ("the game is over") is stale now
         self._refresh()
 
     def _skippable(self, pos: int) -> bool:
@@ -483,6 +491,9 @@ class Board(widgets.VBox):
     def _refresh(self) -> None:
         hidden = self._handover_to() is not None
         self.status.value = self._status_text()  # the labels first: they reach the page before the picture
+        self.you_label.value = self._you_text()
+        self.legend.value = self.adapter.legend()
+        self._sync_options_hint()
         self._sync_handover()
         self._sync_moves(hidden)
         self._sync_position(hidden)
@@ -526,7 +537,8 @@ class Board(widgets.VBox):
         state = self._state
         result = state.result()
         if result is not None:
-            return result_text(result, self.adapter.player_name)
+            note = self.adapter.result_note(state)
+            return result_text(result, self.adapter.player_name) + (f": {note}" if note else "")
         player = state.current_player()
         text = f"{self._who(player)} to move"
         if self._busy:
@@ -537,6 +549,19 @@ class Board(widgets.VBox):
             so_far = " ".join(_seen(self._line[self._pos], self._turn, self._viewer()))
             return text + f": the move goes on after {so_far}"
         return text
+
+    def _you_text(self) -> str:
+        """Whose seat is the user's: the only human's, or the viewer's in hidden-information games."""
+        humans = [seat for seat, agent in enumerate(self._agents) if agent is None]
+        seat = humans[0] if len(humans) == 1 else self._viewer() if self._handover_to() is None else None
+        return "" if seat is None else f"You are {self.adapter.player_name(seat)}"
+
+    def _sync_options_hint(self) -> None:
+        try:
+            changed = any(option_value(c) != self.game.options[name] for name, c in self.option_controls.items())
+        except ValueError:  # unreadable text in a control: a change too
+            changed = True
+        self.options_hint.value = "Changed options apply from the next New game" if changed else ""
 
     def _sync_handover(self) -> None:
         seat = self._handover_to()
@@ -641,6 +666,7 @@ class Board(widgets.VBox):
     @guarded
     def _on_seat(self, seat: int, spec: str | Agent) -> None:
         self._agents[seat] = self._make_agent(seat, spec)
+        self.errors.clear()
         if not self._state.is_terminal() and self._state.current_player() == seat:
             self._cancel()
             self._continue()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import time
 import traceback
 import warnings
 from collections.abc import Callable
@@ -29,6 +31,7 @@ __all__ = [
     "make_canvas",
     "option_controls",
     "option_value",
+    "option_label",
     "option_widget",
     "result_text",
     "seat_picker",
@@ -56,9 +59,10 @@ class ErrorLog(widgets.Output):
         self.outputs = ({"output_type": "stream", "name": "stderr", "text": message.rstrip("\n") + "\n"},)
 
     def report(self, exc: BaseException) -> None:
-        """Show a user error as its message, anything else as a traceback."""
+        """Show a user error as its message (no exception class: those are for programmers),
+        anything else as a traceback."""
         if isinstance(exc, (ValueError, LapLimitError)):
-            self.show(f"{type(exc).__name__}: {exc}")
+            self.show(str(exc))
         else:
             self.show("".join(traceback.format_exception(exc)))
 
@@ -119,13 +123,29 @@ def seat_picker(
     return picker
 
 
+def option_label(name: str) -> str:
+    """An option's name as people read it.
+
+    >>> option_label("seeds_per_hole")
+    'Seeds per hole'
+    """
+    return name.replace("_", " ").capitalize()
+
+
 def option_widget(option: Option, value: Any) -> widgets.Widget:
-    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text."""
-    common = {"description": option.name, "tooltip": option.doc, "style": {"description_width": "initial"}}
+    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text.
+
+    Labelled for people ("Seeds per hole"), with the option's description as tooltip.
+    """
+    common = {
+        "description": option_label(option.name),
+        "tooltip": option.doc,
+        "style": {"description_width": "initial"},
+    }
     if option.choices is not None and all(type(c) is bool for c in option.choices):
         return widgets.Checkbox(value=value, indent=False, layout=widgets.Layout(width="auto"), **common)
     if option.choices is not None:
-        options = [(json.dumps(c), c) for c in option.choices]
+        options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
         return widgets.Dropdown(options=options, value=value, layout=widgets.Layout(width="max-content"), **common)
     return widgets.Text(
         value=json.dumps(value), placeholder=option.allowed, layout=widgets.Layout(width="220px"), **common
@@ -153,10 +173,10 @@ def make_canvas(figsize: tuple[float, float]) -> Figure:
     pyplot never learns of the figure, so nothing keeps it alive once the widget is gone, and
     no figure appears outside the widget's layout. The header, toolbar and footer are hidden.
     """
-    from ipympl.backend_nbagg import Canvas, FigureManager
+    from ipympl.backend_nbagg import FigureManager
 
     figure = Figure(figsize=figsize)
-    canvas = Canvas(figure)
+    canvas = _canvas_class()(figure)
     with warnings.catch_warnings():  # ipympl 0.10's toolbar trips a traitlets deprecation
         warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
         FigureManager(canvas, num=id(figure))  # the canvas sends its frames through its manager
@@ -166,6 +186,34 @@ def make_canvas(figsize: tuple[float, float]) -> Figure:
     canvas.resizable = False
     canvas.capture_scroll = False
     return figure
+
+
+@functools.cache
+def _canvas_class() -> type:
+    """ipympl's canvas, sending whole frames when frames follow each other closely.
+
+    ipympl sends a frame as the pixels changed since the last one (a "diff"), and the browser
+    loads each frame's PNG asynchronously, replacing the image being loaded when the next frame
+    arrives: a dropped diff leaves the picture mixed from two positions (old seeds, a title
+    printed over another), and the mode of the next frame can be misread. A whole frame replaces
+    everything, so after any frame sent less than ``FULL_FRAME_GAP`` seconds ago the next is whole.
+    """
+    from ipympl.backend_nbagg import Canvas
+
+    class FrameSafeCanvas(Canvas):
+        FULL_FRAME_GAP = 1.0
+        _last_frame = -math.inf
+
+        def get_diff_image(self):
+            now = time.monotonic()
+            if now - self._last_frame < self.FULL_FRAME_GAP:
+                self._force_full = True
+            image = super().get_diff_image()
+            if image is not None:
+                self._last_frame = now
+            return image
+
+    return FrameSafeCanvas
 
 
 def result_text(result: Result, name: Callable[[int], str]) -> str:

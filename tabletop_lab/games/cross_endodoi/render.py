@@ -322,14 +322,21 @@ def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> s
             return f"Draw {south}–{north}"
         return f"{PLAYER_NAMES[result.winners[0]]} wins {south}–{north}"
     text = f"{PLAYER_NAMES[state.to_move]} to move"
+    last = last_move_text(state)
+    return f"{text} · {last}" if last else text
+
+
+def last_move_text(state: CrossEndodoiState) -> str:
+    """The last move in words ("North sowed 3: 2 laps, captured 4"), or "" if none is known."""
     report = state.last_move
-    if report is not None:
-        laps = len(report.laps)
-        text += f" · {PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
-        if report.captured:
-            text += f", captured {report.captured}"
-        if laps > MAX_LAPS_DRAWN:
-            text += f" (last {MAX_LAPS_DRAWN} drawn)"
+    if report is None:
+        return ""
+    laps = len(report.laps)
+    text = f"{PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
+    if report.captured:
+        text += f", captured {report.captured}"
+    if laps > MAX_LAPS_DRAWN:
+        text += f" (last {MAX_LAPS_DRAWN} drawn)"
     return text
 
 
