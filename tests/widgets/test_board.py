@@ -209,7 +209,10 @@ def test_result_is_announced_and_play_stops():
     board = Board(position=END_GAME)
     board.click_cell(5)
     # the score explained: the seed left on the board is South's
-    assert board.status.value == "Game over: South wins, 21–15: South's store 20 + 1 seed left on the board, credited to South"
+    assert (
+        board.status.value
+        == "Game over: South wins, 21–15: South's store 20 + 1 seed left on the board, credited to South"
+    )
     assert board._targets() == frozenset()
     board.click_cell(6)
     assert "game is over" in board.errors.text
