@@ -242,7 +242,7 @@ def test_play_refuses_an_opponent_hole(page: Page, voila_url):
     box = canvas.bounding_box()
     fx, fy = hole_fractions("cross_endodoi")[8]  # one of North's holes
     canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
-    expect(board.locator(".tl-errors")).to_contain_text("IllegalActionError", timeout=STEP_MS)
+    expect(board.locator(".tl-errors")).to_contain_text("belongs to North", timeout=STEP_MS)
     expect(board.locator(".tl-moves option")).to_have_count(1)
     expect(board.locator(".tl-status")).to_have_text("South to move")
 
