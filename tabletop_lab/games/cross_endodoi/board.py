@@ -35,8 +35,9 @@ class Adapter(BoardAdapter):
 
     def legend(self) -> str:
         return (
-            "Green rings: holes you may sow. Hovering over one previews the move: counts now→after, "
-            "its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
+            "South's row is the lower one, its store on the right; North's the upper one, its store on "
+            "the left. Green rings: holes you may sow. Hovering over one previews the move: counts "
+            "now→after, its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
         )
 
     def result_note(self, state: CrossEndodoiState) -> str:

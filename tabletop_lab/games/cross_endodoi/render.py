@@ -171,8 +171,10 @@ class BoardView:
             static.append(
                 Text(x, y + (0.52 if h < ROW else -0.52), str(h), ha="center", va="center", fontsize=8, color="#6b4a2b")
             )
-        static.append(Text(0.5, 0.15, "South", ha="center", va="center", fontsize=9, style="italic"))
-        static.append(Text(7.5, 3.1, "North", ha="center", va="center", fontsize=9, style="italic"))
+        # Each row's owner, with an arrow along the sowing towards the owner's store (South's on
+        # the right, North's on the left): the names sit in the corners the store counts leave free.
+        static.append(Text(0.5, 0.15, "South →", ha="center", va="center", fontsize=9, style="italic"))
+        static.append(Text(7.5, 3.1, "← North", ha="center", va="center", fontsize=9, style="italic"))
         ax.add_artist(StaticLayer(ax, static))
         # Each hole again, drawn over its plain self in the static layer when highlighted only.
         self.hole_patches = [
