@@ -38,6 +38,11 @@ class HiddenCardGame(Game):
         Option("deal", 5, "player 0 holds deal // cards, player 1 deal % cards", choices=tuple(range(25))),
     )
 
+    @classmethod
+    def harness_configs(cls) -> list[dict[str, Any]]:
+        """A few deals: equal cards, each player ahead, the fewest and the most cards."""
+        return [{}, {"deal": 0}, {"deal": 7}, {"cards": 2, "deal": 1}, {"cards": 5, "deal": 24}]
+
     def _check_options(self) -> None:
         cards = self.options["cards"]
         if self.options["deal"] >= cards * cards:

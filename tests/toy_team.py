@@ -40,6 +40,13 @@ class TeamRaceGame(Game):
         Option("goal", 5, "length of the track", choices=_GOALS),
     )
 
+    @classmethod
+    def harness_configs(cls) -> list[dict[str, Any]]:
+        """Each player count, teams with an even and an odd count, and the shortest track."""
+        counts = [{"players": n} for n in (4, 5, 6)]
+        teams = [{"players": n, "teams": "alternate"} for n in (3, 6)]
+        return [{}, *counts, *teams, {"goal": 2}]
+
     @property
     def num_players(self) -> int:
         return self.options["players"]

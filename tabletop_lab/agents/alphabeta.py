@@ -116,6 +116,7 @@ class AlphaBetaAgent(Agent):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         search = _Search(deadline, self.nodes)
         completed: dict[int, float] = {}
+        completed_depth = 0
         order = list(actions)
         depth = 0
         while budgeted or depth < self.depth:
@@ -129,13 +130,12 @@ class AlphaBetaAgent(Agent):
                 best_so_far = max(completed.values())
                 completed.update({a: v for a, v in values.items() if v > HEURISTIC_LIMIT and v > best_so_far})
                 break
-            completed = values
+            completed, completed_depth = values, depth
             search.armed = True  # the first iteration always completes
-            self.stats = {"depth": depth, "nodes": search.nodes}
             if not search.horizon_reached or (not exact and max(values.values()) > HEURISTIC_LIMIT):
                 break  # every line ended, or a win is proven: deeper search changes nothing
             order = sorted(order, key=lambda a: -values[a])
-        self.stats = {"depth": self.stats["depth"], "nodes": search.nodes}
+        self.stats = {"depth": completed_depth, "nodes": search.nodes}
         return completed
 
 

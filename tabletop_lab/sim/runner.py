@@ -353,7 +353,7 @@ def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
     n = game.num_players
     if len(agents) != n:
         raise ValueError(f"{game.name} has {n} seats, so it needs {n} agents; got {len(agents)}: {list(agents)!r}")
-    return [make_agent(spec) for spec in agents]
+    return [make_agent(spec, game=game) for spec in agents]
 
 
 def _default_batch_size(n_games: int) -> int:

@@ -1,6 +1,8 @@
 """AlphaBetaAgent: depth-limited negamax for two-player zero-sum perfect-information games."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tests.toy_games  # noqa: F401  (registers the test games)
 from tabletop_lab import load_game
@@ -64,25 +66,48 @@ def test_prefers_the_slowest_loss(notation, soon, late):
     assert max(values[a] for a in soon) < min(values[a] for a in late) < -HEURISTIC_LIMIT
 
 
+def scaled_minimax(state, player, depth, ply=1):
+    """Brute-force depth-limited minimax by ``current_player()``, scaled as the agent scales."""
+    if state.is_terminal():
+        return state.returns()[player] * (1 - PLY_COST * ply)
+    if depth == 0:
+        return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, state.evaluate()[player]))
+    options = [scaled_minimax(state.child(a), player, depth - 1, ply + 1) for a in state.legal_actions()]
+    return max(options) if state.current_player() == player else min(options)
+
+
 def test_values_match_brute_force_minimax():
     """analyse() gives the exact depth-limited minimax value of every action, pruning, table or not:
     results at the end shrink by PLY_COST per action, the evaluation is clamped to HEURISTIC_LIMIT."""
-
-    def minimax(state, player, depth, ply=1):
-        if state.is_terminal():
-            return state.returns()[player] * (1 - PLY_COST * ply)
-        if depth == 0:
-            return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, state.evaluate()[player]))
-        options = [minimax(state.child(a), player, depth - 1, ply + 1) for a in state.legal_actions()]
-        return max(options) if state.current_player() == player else min(options)
 
     for notation, _ in FORCED_WINS + [("0,3,2,6,6,1/1,1,6,6,3,1 0-0 0", None)]:
         state = CROSS.state_from_notation(notation)
         me = state.current_player()
         for depth in (1, 2, 4):
             rows = AlphaBetaAgent(depth=depth).analyse(state)
-            expected = {a: minimax(state.child(a), me, depth - 1) for a in state.legal_actions()}
+            expected = {a: scaled_minimax(state.child(a), me, depth - 1) for a in state.legal_actions()}
             assert {row["action"]: row["value"] for row in rows} == pytest.approx(expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pile=st.integers(1, 9),
+    max_take=st.sampled_from([2, 3]),
+    actions_per_turn=st.sampled_from([1, 2]),
+    depth=st.integers(1, 6),
+    taken_first=st.booleans(),
+)
+def test_values_match_brute_force_in_turns_of_several_actions(pile, max_take, actions_per_turn, depth, taken_first):
+    """The table merges transpositions yet every value stays exact, mid-turn or not."""
+    state = load_game(
+        "test_nim", pile=pile + 1, max_take=max_take, actions_per_turn=actions_per_turn
+    ).new_initial_state()
+    if taken_first:
+        state.apply_action(1)  # mid-turn when a turn has two actions
+    me = state.current_player()
+    rows = AlphaBetaAgent(depth=depth).analyse(state)
+    expected = {a: scaled_minimax(state.child(a), me, depth - 1) for a in state.legal_actions()}
+    assert {row["action"]: row["value"] for row in rows} == pytest.approx(expected)
 
 
 def test_nim_solved_at_full_depth():
