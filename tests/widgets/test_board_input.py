@@ -80,15 +80,22 @@ def test_the_centroid_of_each_cell_is_that_cell():
         assert TILES.cell_at(*TILES.cell_xy(cell)) == cell
 
 
+def holds(cell, x, y, slack=1e-9) -> bool:
+    """Whether the closed triangle ``cell`` of the grid holds ``(x, y)`` (an independent test)."""
+    i, j, kind = cell
+    u, v = x - i, y - j
+    if kind == "low":
+        return u >= -slack and v >= -slack and u + v <= 1 + slack
+    return u <= 1 + slack and v <= 1 + slack and u + v >= 1 - slack
+
+
 @given(st.floats(0.001, 2.999), st.floats(0.001, 1.999))
 def test_every_point_of_the_triangle_grid_is_in_the_triangle_that_holds_it(x, y):
-    i, j = int(x), int(y)
-    below_diagonal = (x - i) + (y - j) < 1
     cell = TILES.cell_at(x, y)
-    if abs((x - i) + (y - j) - 1) > 1e-9:  # off the diagonal, exactly one triangle holds it
-        assert cell == (i, j, "low" if below_diagonal else "high")
-    else:
-        assert cell in ((i, j, "low"), (i, j, "high"))
+    assert cell is not None and holds(cell, x, y)  # on an edge, any of the triangles sharing it
+    i, j = int(x), int(y)
+    if min(abs(x - round(x)), abs(y - round(y)), abs((x - i) + (y - j) - 1)) > 1e-9:  # inside one only
+        assert cell == (i, j, "low" if (x - i) + (y - j) < 1 else "high")
 
 
 @given(st.floats(8.5, 15.5), st.floats(-0.5, 2.5))
