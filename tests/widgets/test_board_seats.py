@@ -11,7 +11,10 @@ from matplotlib.text import Text
 import tests.widgets.toy_boards  # noqa: F401  (registers the toy games and their boards)
 from tabletop_lab import load_game
 from tabletop_lab.agents import agents_for
+from tabletop_lab.render import figure_png
+from tabletop_lab.testing import check_game
 from tabletop_lab.widgets import Board
+from tests.widgets.toy_secret import COLOURS
 
 # --- player counts and teams ----------------------------------------------------------------
 
@@ -170,3 +173,46 @@ def test_agents_alone_show_everything():
     board = Board("test_hidden_card", options=DEAL, seats=["random", "random"], seed=0)
     assert board.state.is_terminal() and board.viewer is None and board.handing_over is None
     assert board.position_text.value == board.state.to_json()
+
+
+# --- a secret action: the move list and everything else the same whatever was picked --------
+
+
+def guesser_view(board) -> tuple:
+    """Everything the board shows the guesser, hovering over each colour in turn, and the picture."""
+    hovers = []
+    for colour in COLOURS:
+        board._hover_cell(colour)
+        hovers.append(board.hover_label.value)
+    board._hover_cell(None)
+    return shown_texts(board), hovers, figure_png(board.figure)
+
+
+def test_the_guesser_sees_the_same_board_whatever_was_picked_in_secret():
+    views = []
+    for colour in COLOURS:
+        board = Board("test_secret_pick", seats=["human", "human"])
+        board.ready()
+        board.click_cell(colour)
+        assert board.handing_over == 1
+        board.ready()
+        assert board.viewer == 1 and board.you_label.value == "You are Guesser"
+        assert [label for label, _ in board.moves.options] == ["start", "1. Picker: pick ?"]
+        assert json.loads(board.position_text.value)["pick"] == "?"
+        views.append(guesser_view(board))
+        board.click_cell(colour)  # a right guess: the game is over and the pick is shown
+        assert board.status.value == "Game over: Guesser wins, 0–1"
+        assert board.moves.options[1][0] == "1. Picker: pick ?"  # as the guesser saw it then
+    assert views[0] == views[1] == views[2]
+    assert all("?" in text for text in views[0][0] if text.startswith("pick"))
+
+
+def test_the_picker_sees_their_own_pick():
+    board = Board("test_secret_pick", seats=["human", "random"], seed=0)
+    board.click_cell("teal")
+    assert board.moves.options[1][0] == "1. Picker: pick teal" and board.viewer == 0
+
+
+def test_the_secret_pick_game_passes_the_conformance_harness():
+    report = check_game(load_game("test_secret_pick"), n_games=12, seed=3)
+    assert report["games"] == 12 and report["hidden_varied"] > 0
