@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import threading
 import warnings
@@ -48,6 +49,7 @@ from .controls import (
     result_text,
     seat_picker,
 )
+from .links import parse_query, share_query
 
 __all__ = ["Board"]
 
@@ -138,6 +140,8 @@ class Board(widgets.VBox):
             control.observe(lambda _change: self._sync_options_hint(), names="value")
         self.position_text = widgets.Text(description="Position", layout=widgets.Layout(width="480px"))
         self.position_text.add_class("tl-position")
+        self.link = widgets.HTML()  # an anchor the browser resolves against the app's own address
+        self.link.add_class("tl-link")
         with warnings.catch_warnings():  # on_submit (Enter) is deprecated in ipywidgets 8 but the only Enter hook
             warnings.simplefilter("ignore", DeprecationWarning)
             self.position_text.on_submit(lambda _text: self._ui(lambda: self.load(self.position_text.value)))
@@ -158,6 +162,7 @@ class Board(widgets.VBox):
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint]),
             widgets.HBox([self.position_text, self.load_button]),
+            self.link,
             self.errors,
         ]
         if isinstance(position, State):
@@ -282,6 +287,36 @@ class Board(widgets.VBox):
         self._reset_line(state)
         self.errors.clear()
         self._continue()
+
+    @classmethod
+    def from_query(cls, query: str, game: str | Game = "cross_endodoi", **kwargs: Any) -> Board:
+        """The board a shared link's query describes (see ``share_query``), at the move it shows;
+        ``kwargs`` as for ``Board`` (seats, seed ...). A query naming no game opens ``game``
+        afresh; a bad link does too, saying what is wrong with it in ``errors``."""
+        try:
+            shared = parse_query(query) if "game=" in query else None
+            if shared is not None:
+                board = cls(shared["game"], options=shared["options"], position=shared["position"], **kwargs)
+        except ValueError as exc:  # an unknown game or option, a malformed position ...
+            board = cls(game, **kwargs)
+            board.errors.show(f"this link cannot be opened: {exc}")
+            return board
+        if shared is None:
+            return cls(game, **kwargs)
+        board._ui(lambda: board.replay(shared["moves"], shared["at"]))  # an illegal move: shown in errors
+        return board
+
+    def replay(self, moves: list[str], at: int | None = None) -> None:
+        """From the start position, play ``moves`` (whole moves) as the line, agents silent, and
+        show the position before move ``at + 1`` (default: after the last)."""
+        self._cancel()
+        self._reset_line(self._line[0])
+        try:
+            for move in moves:
+                for action in self._actions_of(move):
+                    self._play_action(action)
+        finally:
+            self._go(len(self._line) - 1 if at is None else min(at, len(self._line) - 1))
 
     def handle_click(self, x: float, y: float) -> None:
         """A click at data coordinates ``(x, y)``, as the canvas reports it."""
@@ -497,6 +532,7 @@ class Board(widgets.VBox):
         self._sync_handover()
         self._sync_moves(hidden)
         self._sync_position(hidden)
+        self._sync_link()
         self._sync_buttons(hidden)
         self.undo_button.disabled = self._pos == 0 and not self._turn
         self.redo_button.disabled = self._pos + 1 >= len(self._line)
@@ -604,6 +640,28 @@ class Board(widgets.VBox):
             text = _notation(state)
         self.position_text.value = text
         self.position_text.disabled = self.load_button.disabled = hidden or state.mid_turn()
+
+    @property
+    def share_query(self) -> str:
+        """This game at this move as a URL query (``Board.from_query`` opens it); empty with hidden
+        information, where the moves would tell what a seat may not see."""
+        if not self.game.info.perfect_information:
+            return ""
+        start = self._line[0]
+        position = _notation(start) if start.start_position() is not None else None
+        moves = [labels[None] for labels in self._labels]
+        return share_query(self.game, position, moves, self._pos)
+
+    def _sync_link(self) -> None:
+        """A link to this page with the game at this move: opened, or copied with the browser's
+        "Copy link" (no script needed)."""
+        query = self.share_query
+        self.link.value = (
+            f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move; '
+            'right-click to copy the link">Link to this position</a>'
+            if query
+            else ""
+        )
 
     def _sync_buttons(self, hidden: bool) -> None:
         """A button per legal action without a cell, and one per action the clicks complete."""

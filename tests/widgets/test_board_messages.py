@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.image import imread
 
+import tests.widgets.toy_boards  # noqa: F401  (registers the toy games and their boards)
 from tabletop_lab.board_adapter import load_adapter
 from tabletop_lab.render import figure_png
 from tabletop_lab.widgets import Board
@@ -178,3 +179,47 @@ def test_the_hover_preview_goes_when_the_mouse_leaves_the_figure():
     board.figure.canvas.handle_event(event)  # what the browser sends when the mouse leaves
     assert board.hover_label.value == ""
     assert [t.get_text() for t in board.adapter.view.count_texts] == ["3"] * 12
+
+
+# --- shareable links ------------------------------------------------------------------------
+
+
+def test_a_link_opens_the_same_game_at_the_same_move():
+    board = Board(options={"seeds_per_hole": 6}, seats=["human", "human"])
+    for _ in range(4):
+        board.play(str(board.state.legal_actions()[0]))
+    board.undo()
+    query = board.share_query
+    assert query.startswith("game=cross_endodoi&seeds_per_hole=6&move=") and query.endswith("&at=3")
+    assert f'href="?{query.replace("&", "&amp;")}"' in board.link.value
+    opened = Board.from_query("?" + query, seats=["human", "random"])
+    assert opened.state == board.state and opened.line == board.line
+    assert [label for label, _ in opened.moves.options] == [label for label, _ in board.moves.options]
+    assert opened.state.history() == board.state.history()  # the agent did not move on its own
+
+
+def test_a_link_keeps_a_loaded_start_position():
+    board = Board(position="4,4,4,4,4,4/2,2,2,2,2,2 0-0 1")
+    board.play("8")
+    opened = Board.from_query(board.share_query)
+    assert opened.line[0].notation() == "4,4,4,4,4,4/2,2,2,2,2,2 0-0 1" and opened.state == board.state
+
+
+def test_a_bad_link_opens_a_fresh_game_and_says_why():
+    for query, reason in [
+        ("game=cross_endodoi&seeds_per_hole=5", "seeds_per_hole=5 is not allowed"),
+        ("game=cross_endodoi&speed=3", "'speed', which is no option"),
+        ("game=nonsense", "unknown game"),
+        ("game=cross_endodoi&move=2&at=9", "at='9' must be a move number 0..1"),
+    ]:
+        board = Board.from_query(query)
+        assert reason in board.errors.text and board.errors.text.startswith("this link cannot be opened")
+        assert board.state.history() == [] and board.game.options["seeds_per_hole"] == 3
+    board = Board.from_query("game=cross_endodoi&move=2&move=2")  # North cannot sow South's hole
+    assert "belongs to South" in board.errors.text and board.state.history() == [2]
+    assert Board.from_query("").errors.text == ""
+
+
+def test_no_link_with_hidden_information():
+    board = Board("test_hidden_card", seats=["human", "random"])
+    assert board.share_query == "" and board.link.value == ""
