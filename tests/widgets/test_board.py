@@ -47,6 +47,14 @@ def test_css_classes_of_the_contract():
         (board.errors, "tl-errors"),
         (board.seat_pickers[0], "tl-seat-0"),
         (board.seat_pickers[1], "tl-seat-1"),
+        (board.action_buttons, "tl-actions"),
+        (board.choice_row, "tl-choices"),
+        (board.handover, "tl-handover"),
+        (board.ready_button, "tl-ready"),
+        (board.you_label, "tl-you"),
+        (board.legend, "tl-legend"),
+        (board.options_hint, "tl-options-hint"),
+        (board.link, "tl-link"),
     ]:
         assert css in widget._dom_classes
 
