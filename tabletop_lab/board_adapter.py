@@ -20,7 +20,9 @@ ipywidgets, so ``import tabletop_lab.games.<game>.board`` stays light. The gener
   of one another: when the clicks so far complete several actions, or complete one while
   longer ones go on, the Board asks the user which (never a silent pick).
 
-Turns of several actions need nothing more: the board keeps asking for actions while
+The geometry (``cell_at``, ``cell_xy``) and ``action_cells`` may depend on the seat last drawn
+for (a hidden-information board draws the viewer's side at the bottom): the Board draws for a
+viewer before it asks about cells. Turns of several actions need nothing more: the board keeps asking for actions while
 ``mid_turn()`` holds. Test games (and games built outside this package) register their
 adapter with ``register_adapter(game_name, cls)``.
 """

@@ -94,6 +94,7 @@ class Board(widgets.VBox):
         self._choices: list[int] = []  # actions the clicks complete, when the user must pick one
         self._screen: int | None = None  # hidden information: the seat that last pressed Ready
         self._curtained: list = []  # the figure's artists hidden during a hand-over
+        self._drawn_viewer: Any = _NOBODY  # the seat the adapter last drew for
         self._hover: Hashable | None = None
         self._previewing = False
         self._syncing = False  # set while the move list is being filled
@@ -533,11 +534,11 @@ class Board(widgets.VBox):
         self._sync_moves(hidden)
         self._sync_position(hidden)
         self._sync_link()
-        self._sync_buttons(hidden)
         self.undo_button.disabled = self._pos == 0 and not self._turn
         self.redo_button.disabled = self._pos + 1 >= len(self._line)
         self.agent_button.disabled = self._busy or self._agent_to_move() is None
         self._draw()
+        self._sync_buttons(hidden)  # after the drawing: cells may depend on the side drawn
 
     def _draw(self, preview: Any = None) -> None:
         hidden = self._handover_to() is not None
@@ -549,8 +550,12 @@ class Board(widgets.VBox):
             for artist in self._curtained:
                 artist.set_visible(True)
             self._curtained = []
+            viewer = self._viewer()
+            if viewer != self._drawn_viewer:  # lay out the viewer's side before asking for its cells
+                self.adapter.draw(self._state, viewer=viewer)
+                self._drawn_viewer = viewer
             self.adapter.draw(
-                self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=self._viewer()
+                self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=viewer
             )
         canvas = self.figure.canvas
         if getattr(canvas, "syncing_data_url", True):
@@ -767,7 +772,7 @@ class Board(widgets.VBox):
         old = [picker.value for picker in self.seat_pickers]
         self.game = game
         self.figure.clear()
-        self._curtained = []
+        self._curtained, self._drawn_viewer = [], _NOBODY
         self.adapter = load_adapter(game)
         if tuple(self.figure.get_size_inches()) != tuple(self.adapter.figsize):
             self.figure.set_size_inches(self.adapter.figsize)
@@ -823,6 +828,9 @@ class Board(widgets.VBox):
         agent = self._agents[player]
         name = self.adapter.player_name(player)
         return name if agent is None else f"{name} ({agent.label})"
+
+
+_NOBODY = object()  # no drawing yet
 
 
 def _seen(start: State, actions: list[int], viewer: int | None) -> list[str]:

@@ -6,6 +6,7 @@ import json
 
 import ipywidgets as widgets
 import pytest
+from matplotlib.colors import same_color
 from matplotlib.text import Text
 
 import tests.widgets.toy_boards  # noqa: F401  (registers the toy games and their boards)
@@ -216,3 +217,19 @@ def test_the_picker_sees_their_own_pick():
 def test_the_secret_pick_game_passes_the_conformance_harness():
     report = check_game(load_game("test_secret_pick"), n_games=12, seed=3)
     assert report["games"] == 12 and report["hidden_varied"] > 0
+
+
+def test_sinomilia_hot_seat_each_player_gets_their_own_cards_after_the_hand_over():
+    """A real game whose cells depend on the side drawn (the viewer's hand at the bottom): the
+    first view after Ready already offers the new viewer's cards, and masks the other's card."""
+    board = Board("sinomilia", seats=["human", "human"])
+    board.ready()
+    board.click_cell(("hand", 3))  # Orange sets card 3
+    board.ready()
+    assert board.viewer == 1 and board.status.value.startswith("Green to move")
+    assert board._targets() and all(cell[0] == "hand" for cell in board._targets())
+    assert [b.description for b in board.action_buttons.children] == []  # the cards are cells, not buttons
+    rings = [p for p in board.ax.patches if same_color(p.get_edgecolor(), "#1b9e77")]
+    assert len(rings) == len(board._targets())  # the first picture rings them already
+    assert [label for label, _ in board.moves.options] == ["start", "1. Orange: set ?"]
+    assert json.loads(board.position_text.value)["set"][0] == "?"
