@@ -2,6 +2,7 @@
 
 import pytest
 
+from tabletop_lab.agents import agents_for
 from tabletop_lab.widgets import SimulationPanel
 
 
@@ -103,3 +104,13 @@ def test_a_player_count_option_rebuilds_the_seats():
     panel.run()
     df = panel.wait(timeout=120)
     assert {"agent_2", "team_2"} <= set(df.columns)
+
+
+def test_the_seat_pickers_offer_only_agents_that_play_the_game():
+    import tests.toy_hidden  # noqa: F401  (registers test_hidden_card)
+
+    panel = SimulationPanel("test_hidden_card")
+    offered = [spec.partition(":")[0] for _, spec in panel.seat_pickers[0].options]
+    assert offered == agents_for(panel.game) and "greedy" not in offered
+    assert [picker.value for picker in panel.seat_pickers] == ["random", "random"]
+    assert "greedy" in [spec for _, spec in SimulationPanel().seat_pickers[0].options]
