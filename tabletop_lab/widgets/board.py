@@ -673,7 +673,10 @@ class Board(widgets.VBox):
         state = self._state
         playable = not hidden and not self._busy and self._human_to_move()
         actions = [a for a in state.legal_actions() if not self.adapter.action_cells(state, a)] if playable else []
-        self._button_actions = {self.adapter.button_label(state, a): a for a in actions}
+        labels = [self.adapter.button_label(state, a) for a in actions]
+        if len(set(labels)) < len(labels):  # a label names one action: tell them apart by their strings
+            labels = [f"{label} ({state.action_to_string(a)})" for label, a in zip(labels, actions)]
+        self._button_actions = dict(zip(labels, actions))
         self._choice_actions = {state.action_to_string(a): a for a in self._choices} if playable else {}
         self.action_buttons.children = [self._cached_button("action", label) for label in self._button_actions]
         choices = [self._cached_button("choice", label) for label in self._choice_actions]

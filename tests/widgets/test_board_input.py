@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 import tabletop_lab.games
 from tabletop_lab import load_game
-from tabletop_lab.board_adapter import BoardAdapter, load_adapter
+from tabletop_lab.board_adapter import BoardAdapter, load_adapter, register_adapter
 from tabletop_lab.core import Game, GameInfo
 from tabletop_lab.errors import RulesError
 from tabletop_lab.widgets import Board
-from tests.widgets.toy_boards import NimBoard, TrapBoard, diamond, triangle
+from tests.widgets.toy_boards import HiddenCardBoard, NimBoard, TrapBoard, diamond, triangle
 
 GAME_FOLDERS = [m.name for m in pkgutil.iter_modules(tabletop_lab.games.__path__) if m.ispkg]
 
@@ -250,3 +250,19 @@ def test_nim_board_cells_are_the_takes():
     state = load_game("test_nim").new_initial_state()
     adapter = NimBoard(state.game)
     assert [adapter.action_cells(state, a) for a in state.legal_actions()] == [(1,), (2,)]
+
+
+class SameLabelBoard(HiddenCardBoard):
+    def button_label(self, state, action: int) -> str:
+        return "act"
+
+
+def test_buttons_with_the_same_label_are_told_apart_by_their_actions():
+    register_adapter("test_hidden_card", SameLabelBoard)
+    try:
+        board = Board("test_hidden_card", seats=["human", "random"])
+        assert [b.description for b in board.action_buttons.children] == ["act (check)", "act (bet)"]
+        board.press("act (bet)")
+        assert board.state.history_strings()[0] == "bet"
+    finally:
+        register_adapter("test_hidden_card", HiddenCardBoard)
