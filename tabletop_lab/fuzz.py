@@ -243,8 +243,10 @@ class _Fuzzer:
     def _move_strings(self, state: State) -> list[str]:
         """The legal move strings, or the action strings where there are too many moves to list."""
         ok, moves = self.call("moves", "legal_moves()", _listed_moves, state)
-        if not ok:
-            return []
+        if not ok:  # mid-turn, legal_moves() refuses: a move is in progress
+            if moves is not None:
+                self._check_message("moves", "legal_moves()", moves)
+            return [state.action_to_string(a) for a in state.legal_actions()]
         self.handled("moves")
         return moves or [state.action_to_string(a) for a in state.legal_actions()]
 
