@@ -2,7 +2,9 @@
 
 ``HeuristicAgent`` plays toward its own card: it sets mid-range cards, adds chips while the table
 is below its card, passes once it is there, changes its card when the table has run past it,
-and bluffs with moon chips at the rate ``bluff``. Pass instances to ``simulate`` (the shared
+and bluffs with moon chips at the rate ``bluff``. ``change=False`` and ``moon=False`` take those
+moves away (for studies of what they are worth): the agent then never changes its card, or plays
+every chip sun side up. Pass instances to ``simulate`` (the shared
 ``make_agent`` registry does not list game-specific agents).
 """
 
@@ -20,22 +22,29 @@ PREFERRED_CARD = 4
 
 
 class HeuristicAgent(Agent):
-    """Plays toward its card, bluffs with moon chips at rate ``bluff`` (0 to 1)."""
+    """Plays toward its card, bluffs with moon chips at rate ``bluff`` (0 to 1); ``change`` and
+    ``moon`` say whether it may change its card and play moon chips."""
 
     name = "sinomilia_heuristic"
 
-    def __init__(self, seed: int | None = None, bluff: float = 0.2):
+    def __init__(self, seed: int | None = None, bluff: float = 0.2, change: bool = True, moon: bool = True):
         super().__init__(seed)
         if type(bluff) not in (int, float) or not 0 <= bluff <= 1 or math.isnan(bluff):
             raise ValueError(f"HeuristicAgent: bluff must be a number from 0 to 1, got {bluff!r}")
+        for name, value in (("change", change), ("moon", moon)):
+            if type(value) is not bool:
+                raise ValueError(f"HeuristicAgent: {name} must be True or False, got {value!r}")
         self.bluff = bluff
+        self.change = change
+        self.moon = moon
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return None if game.name == "sinomilia" else "it plays Sinomilia only"
 
     def settings(self) -> dict:
-        return {"bluff": self.bluff}
+        taken_away = {name: False for name in ("change", "moon") if not getattr(self, name)}
+        return {"bluff": self.bluff, **taken_away}  # the label names only the moves taken away
 
     def choose_action(self, state: State) -> int:
         self._check_supported(state)
@@ -55,14 +64,14 @@ class HeuristicAgent(Agent):
             return "pass"
         if table < card:  # climb toward the card; a moon chip when one more chip reaches it
             bluffing = self.rng.random() < self.bluff
-            return "chip moon" if table + 1 == card or bluffing else "chip sun"
+            return "chip moon" if self.moon and (table + 1 == card or bluffing) else "chip sun"
         if table == card:
             return "pass"
-        if not seen["changed"][me] and pile >= 2:
+        if self.change and not seen["changed"][me] and pile >= 2:
             options = seen["hands"][me] + [card]
             best = min(options, key=lambda k: (abs(k - table), -k))
             if abs(best - table) + 1 < abs(card - table):
                 return f"change {best}"
-        if table + 1 < 9 and self.rng.random() < self.bluff:
+        if self.moon and table + 1 < 9 and self.rng.random() < self.bluff:
             return "chip moon"  # a bluff: look strong, threaten to end the round on a pass
         return "pass"

@@ -32,6 +32,32 @@ def test_bluff_rate_is_validated(bluff):
 def test_settings_and_label():
     agent = HeuristicAgent(seed=3, bluff=0.5)
     assert agent.settings() == {"bluff": 0.5} and agent.label == "sinomilia_heuristic(bluff=0.5)"
+    plain = HeuristicAgent(seed=3, bluff=0, change=False, moon=False)
+    assert plain.settings() == {"bluff": 0, "change": False, "moon": False}
+
+
+@pytest.mark.parametrize("setting", ["change", "moon"])
+@pytest.mark.parametrize("value", [0, 1, "no", None])
+def test_move_switches_are_validated(setting, value):
+    with pytest.raises(ValueError, match=f"{setting} must be True or False"):
+        HeuristicAgent(seed=0, **{setting: value})
+
+
+def test_without_change_it_passes_where_it_would_change():
+    state = play(GAME.new_initial_state(), "set 7", "set 1", "chip sun", "chip sun", "chip sun", "chip sun", "chip sun")
+    assert state.action_to_string(HeuristicAgent(seed=0, bluff=0).choose_action(state)) == "change 5"
+    assert state.action_to_string(HeuristicAgent(seed=0, bluff=0, change=False).choose_action(state)) == "pass"
+
+
+def test_without_moon_chips_every_chip_is_sun():
+    state = play(GAME.new_initial_state(), "set 3", "set 7", "chip sun", "chip sun")  # one more reaches 3
+    assert state.action_to_string(HeuristicAgent(seed=0, bluff=0).choose_action(state)) == "chip moon"
+    assert state.action_to_string(HeuristicAgent(seed=0, bluff=1, moon=False).choose_action(state)) == "chip sun"
+    games = [
+        play_game([HeuristicAgent(bluff=1, moon=False), HeuristicAgent(bluff=1, moon=False)], seed) for seed in range(5)
+    ]
+    assert all("chip moon" not in g.history_strings() for g in games)
+    assert any("chip sun" in g.history_strings() for g in games)
 
 
 def test_seeded_games_replay_exactly():
