@@ -13,8 +13,8 @@ import re
 
 from matplotlib.figure import Figure
 
+from ..board_adapter import load_adapter
 from ..core import State
-from .adapter import load_adapter
 
 __all__ = ["animate_move"]
 
