@@ -267,3 +267,26 @@ def test_explore_analyses_every_curated_position(explore, name):
         assert len(result["choices"]) == 3 and set(result["choices"]) <= set(state.legal_moves())
         assert result["searches"]["MCTS visits"].sum() == 40
         assert len(shown["closeup"]) == 2 and len(shown["searches"]) == 2
+
+
+# ----------------------------------------------------------------------------- scripts/run_studies.py
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("only, expected", [(None, True), (["skilled", "replays"], ["skilled", "replays"])])
+def test_run_studies_sets_rerun(tmp_path, only, expected):
+    """The script runs a study notebook with RERUN overridden (everything, or the named studies)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_studies", ROOT / "scripts" / "run_studies.py")
+    run_studies = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_studies)
+    study = nbformat.v4.new_notebook()
+    parameters = nbformat.v4.new_code_cell("RERUN = False", id="parameters", metadata={"tags": ["parameters"]})
+    record = nbformat.v4.new_code_cell("open('rerun.json', 'w').write(__import__('json').dumps(RERUN))", id="record")
+    study.cells = [parameters, record]
+    path = tmp_path / "study.ipynb"
+    nbformat.write(study, path)
+    run_studies.run_study(path, only=only)
+    assert json.loads((tmp_path / "rerun.json").read_text()) == expected
+    assert nbformat.read(path, as_version=4).cells[0].source == "RERUN = False"  # the notebook is left untouched
