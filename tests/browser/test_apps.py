@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import random
 import re
 import time
@@ -441,3 +442,99 @@ def test_closing_a_tab_shuts_its_kernel(context, voila_url):
     while kernel_status(voila_url, kernel) != 404:
         assert time.monotonic() < deadline, f"kernel {kernel} still runs {SHUTDOWN_S} s after its tab closed"
         time.sleep(0.5)
+
+
+# ----------------------------------------------------------------------------- hidden information
+
+# Everything the page shows as text: labels, the move list, the position box (not in innerText).
+PAGE_TEXT = """board => ({
+    body: document.body.innerText,
+    moves: [...board.querySelectorAll('.tl-moves option')].map(o => o.textContent),
+    position: board.querySelector('.tl-position input').value,
+})"""
+
+
+def card_fractions() -> dict[int, tuple[float, float]]:
+    """The centre of each card of the bottom hand (the human's, Orange) as fractions of the canvas."""
+    game = load_game("sinomilia")
+    adapter = load_adapter(game)
+    figure = Figure(figsize=adapter.figsize)
+    ax = adapter.setup(figure)
+    adapter.draw(game.new_initial_state(), viewer=0)  # the drawing sets the axes' limits
+    ax.apply_aspect()
+    centres = {}
+    for card in range(10):
+        px, py = ax.transData.transform(adapter.cell_xy(("hand", card)))
+        centres[card] = (px / figure.bbox.width, 1 - py / figure.bbox.height)
+    return centres
+
+
+def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, artifacts):
+    """Play a round against the agent by clicks and buttons, reading all the page's text after
+    every step: until the reveal, Green's card is never in it (its moves read ``set ?`` /
+    ``change ?``, the position box is Orange's observation); the reveal then shows it."""
+    open_app(page, voila_url, "play_sinomilia.ipynb")
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    expect(page.locator(".tl-seat-0 select")).to_have_value("human")
+    expect(page.locator(".tl-seat-1 select")).not_to_have_value("human")
+    status, moves, position = (
+        board.locator(".tl-status"),
+        board.locator(".tl-moves option"),
+        board.locator(".tl-position input"),
+    )
+    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    seen = []
+
+    def step(act) -> dict:
+        """Act, then read the page's text every 200 ms until Orange is to play again or the round
+        is over; return Orange's observation (the position box) then."""
+        before_moves, before_position = moves.count(), position.input_value()
+        act()
+        deadline = time.monotonic() + STEP_MS / 1000
+        while True:
+            shown = board.evaluate(PAGE_TEXT)
+            seen.append(shown)
+            view = json.loads(shown["position"])
+            replied = len(shown["moves"]) > before_moves and shown["position"] != before_position
+            if replied and "thinking" not in status.inner_text():
+                if view["last_round"] is not None or (view["phase"] == "play" and view["to_move"] == 0):
+                    return view
+            assert time.monotonic() < deadline, f"the agent did not reply: {status.inner_text()}"
+            page.wait_for_timeout(200)
+
+    def click_card(card: int) -> None:
+        fx, fy = card_fractions()[card]
+        box = canvas.bounding_box()
+        canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+
+    view = json.loads(position.input_value())
+    assert view["observer"] == 0 and view["phase"] == "set" and view["to_move"] == 0
+    view = step(lambda: click_card(4))  # Orange sets the 4; the agent sets its card
+    expect(moves.nth(1)).to_contain_text("Orange: set 4")
+    page.screenshot(path=artifacts / "sinomilia_after_setting.png", full_page=True)
+    for turn in range(12):  # a chip, then passes: the round ends by C2, C3 or C1
+        if view["last_round"] is not None:
+            break
+        label = "chip (sun)" if turn == 0 else "pass"
+        view = step(lambda label=label: board.locator(".tl-action", has_text=label).click())
+    report = view["last_round"]
+    assert report is not None and report["round"] == 1, "the round should have ended"
+    green_card = report["cards"][1]
+    page.wait_for_timeout(600)  # the canvas image lags the labels a little
+    page.screenshot(path=artifacts / "sinomilia_reveal.png", full_page=True)
+
+    before_reveal = [shown for shown in seen if json.loads(shown["position"])["last_round"] is None]
+    assert len(before_reveal) >= 2
+    for shown in before_reveal:
+        opponent = json.loads(shown["position"])
+        assert opponent["observer"] == 0 and opponent["hands"][1] is None and opponent["set"][1] in ("?", None)
+        green_moves = [
+            m.split(":", 1)[1].strip() for m in shown["moves"] if m.split(":", 1)[0].split(". ")[-1].startswith("Green")
+        ]
+        assert all(re.fullmatch(r"set \?|change \?|chip sun|chip moon|pass", m) for m in green_moves), green_moves
+        assert f"set {green_card}" not in " ".join(green_moves) and f'"set":[4,{green_card}]' not in shown["position"]
+        assert "revealed" not in shown["body"]
+    revealed = json.loads(seen[-1]["position"])
+    assert revealed["last_round"]["cards"] == [4, green_card]  # after the reveal both cards are public
+    expect(board.locator(".tl-errors")).to_have_text("")
