@@ -31,6 +31,10 @@ def test_notebooks_exist():
         "cross_endodoi/learn.ipynb",
         "cross_endodoi/explore.ipynb",
         "cross_endodoi/statistics.ipynb",
+        "sinomilia/learn.ipynb",
+        "sinomilia/explore.ipynb",
+        "sinomilia/statistics.ipynb",
+        "apps/play_sinomilia.ipynb",
     ):
         assert expected in names
 
