@@ -469,10 +469,41 @@ def card_fractions() -> dict[int, tuple[float, float]]:
     return centres
 
 
+def drawn_for_orange(view: dict, green_card: int) -> np.ndarray:
+    """The pixels of Orange's view ``view`` (an observation, before any reveal) drawn by a new
+    adapter as the board draws it for Orange to move, Green's hidden card filled in as
+    ``green_card``. The same pixels for every possible card: the picture cannot show it."""
+    game = load_game("sinomilia")
+    unseen = [k for k in range(10) if k not in view["discards"][1] and k != green_card]
+    position = {key: value for key, value in view.items() if key not in ("observer", "last_round")}
+    position["set"] = [view["set"][0], green_card]
+    position["hands"] = [view["hands"][0], unseen]
+    state = game.state_from_dict(position)
+    adapter = load_adapter(game)
+    figure = Figure(figsize=adapter.figsize)
+    adapter.setup(figure)
+    adapter.draw(state, viewer=0)  # the bottom hand is Orange's: its cards are the targets
+    targets = frozenset(cells[0] for a in state.legal_actions() if (cells := adapter.action_cells(state, a)))
+    adapter.draw(state, targets=targets, viewer=0)
+    return imread(io.BytesIO(figure_png(figure)))[..., :3]
+
+
+def expect_orange_picture(page: Page, board, view: dict) -> None:
+    """Within ``STEP_MS`` the canvas shows Orange's view exactly, whatever card Green holds."""
+    hidden = [k for k in range(10) if k not in view["discards"][1]]
+    drawings = [drawn_for_orange(view, card) for card in hidden]
+    assert all(np.array_equal(drawings[0], other) for other in drawings[1:]), "the drawing depends on Green's card"
+    deadline = time.monotonic() + STEP_MS / 1000
+    while not np.array_equal(canvas_pixels(board), drawings[0]):
+        assert time.monotonic() < deadline, f"the picture is not Orange's view of {view}"
+        page.wait_for_timeout(200)
+
+
 def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, artifacts):
     """Play a round against the agent by clicks and buttons, reading all the page's text after
     every step: until the reveal, Green's card is never in it (its moves read ``set ?`` /
-    ``change ?``, the position box is Orange's observation); the reveal then shows it."""
+    ``change ?``, the position box is Orange's observation), and the board's picture is exactly
+    Orange's view, the same whatever card Green holds; the reveal then shows the card."""
     open_app(page, voila_url, "play_sinomilia.ipynb")
     board = page.locator(".tl-board")
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
@@ -516,6 +547,7 @@ def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, arti
     for turn in range(12):  # a chip, then passes: the round ends by C2, C3 or C1
         if view["last_round"] is not None:
             break
+        expect_orange_picture(page, board, view)  # Orange to play: the picture is Orange's view only
         label = "chip (sun)" if turn == 0 else "pass"
         view = step(lambda label=label: board.locator(".tl-action", has_text=label).click())
     report = view["last_round"]
