@@ -242,7 +242,9 @@ class Turn:
             found = [(grown, q) for grown, q in self.maximal_moves(limit, error) if self._reachable(node, grown)]
         else:
             found = self._any_moves(node, limit, error)
-        return sorted(found, key=lambda move: (move[0].bit_count(), bit_points(move[0]), -1 if move[1] is None else move[1]))
+        return sorted(
+            found, key=lambda move: (move[0].bit_count(), bit_points(move[0]), -1 if move[1] is None else move[1])
+        )
 
     def _reachable(self, node: Node, grown: int) -> bool:
         return grown & node.added == node.added and self.order(node, grown & ~node.added) is not None

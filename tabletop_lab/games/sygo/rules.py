@@ -25,25 +25,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...core import TERMINAL, Game, GameInfo, Option, Result, State, check_keys, register_game
-from ...errors import ActionSyntaxError, IllegalActionError, PositionError
+from ...core import MOVE_LIMIT, TERMINAL, Game, GameInfo, Option, Result, State, check_keys
+from ...errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError
+from ...registry import register_game
 from .bitboard import COLUMNS, Geometry, bit_points, geometry
 from .growth import Node, Turn
-
-try:  # the shared error arrives with the core commit
-    from ...errors import EnumerationLimitError
-except ImportError:  # pragma: no cover
-
-    class EnumerationLimitError(RuntimeError):
-        """More whole moves than the enumeration limit; play stone by stone instead."""
-
 
 __all__ = ["EnumerationLimitError", "SygoGame", "SygoState", "PLAYER_NAMES"]
 
 PLAYER_NAMES = ("White", "Black")
 COLOURS = "WB"
 PASS, FINISH, FIRST_PLACE = 0, 1, 2
-DEFAULT_LIMIT = 10_000
 
 
 def _excerpt(text: Any) -> str:
@@ -61,17 +53,13 @@ GAME_INFO = GameInfo(
     summary="Go variant by Christian Freeling: groups grow by one stone each per turn, and a "
     "captured group is reversed to the captor's colour; area scoring, no komi.",
     players=(2,),
+    multi_action_moves=True,
     has_notation=True,
     # every action adds a stone, finishes a turn that added one, or passes (a pass is followed by
     # a move that adds a stone, or ends the game): at most 3 * 25² + 2 actions
     max_actions=2000,
     player_names=PLAYER_NAMES,
 )
-
-try:  # GameInfo fields of the core commit
-    GAME_INFO = GameInfo(**{**GAME_INFO.__dict__, "multi_action_moves": True})
-except TypeError:  # pragma: no cover
-    pass
 
 
 @register_game
@@ -87,12 +75,13 @@ class SygoGame(Game):
 
     @classmethod
     def harness_configs(cls) -> list[dict]:
-        """Small boards keep the conformance harness quick; every option is varied."""
+        """Small boards: the harness compares every position's whole moves with the turns built
+        stone by stone, which grows fast with the board. Every option value is played."""
         return [
             {"size": 5},
+            {"size": 3},
             {"size": 5, "growth": "all"},
-            {"size": 7, "balancing": False},
-            {"size": 9},
+            {"size": 6, "balancing": False},
             {"size": 4, "growth": "all", "balancing": False},
         ]
 
@@ -397,7 +386,7 @@ class SygoState(State):
             return f"{self._group_name(group)} is closed: a capture this turn merged it (rule 2.4, Decision 3)"
         after = turn.step(node, p)
         if turn.all_growth:
-            moves = turn.maximal_moves(DEFAULT_LIMIT, EnumerationLimitError)
+            moves = turn.maximal_moves(MOVE_LIMIT, EnumerationLimitError)
             if any(turn._reachable(after, grown) for grown, _ in moves):
                 return None
             return "growth='all': no maximal growth move can be completed after it (rule 2.4)"
@@ -574,42 +563,28 @@ class SygoState(State):
         text = "grow " + " ".join(self._name(p) for p in bit_points(grown))
         return text if q is None else f"{text} + place {self._name(q)}"
 
-    def legal_moves(self, limit: int = DEFAULT_LIMIT) -> list[str]:
-        """Every legal whole move, canonical, in the spec's listing order (section 6).
+    def legal_moves(self, limit: int | None = MOVE_LIMIT) -> list[str]:
+        """Every legal whole move, canonical, in the spec's listing order (section 6):
+        ``pass``, placements, then growth sets by size and point list, each followed by its
+        balancing extensions (none ``None``: no limit).
 
-        Between turns: ``pass``, placements, then growth sets by size and point list, each
-        followed by its balancing extensions. During a growth turn: the ways to complete it.
         Enumerating growth sets costs time in proportion to their number, which can grow
         exponentially with the number of groups: beyond ``limit`` moves this raises
         ``EnumerationLimitError`` (the stone-by-stone ``legal_actions()`` always works).
         """
+        if self.mid_turn():
+            raise IllegalActionError(
+                f"sygo: a move is in progress ({' '.join(self.move_in_progress())}); finish it action by action"
+            )
         if self.is_terminal():
             return []
-        moves = []
-        if self.node is None:
-            moves.append("pass")
-            moves += [self.action_to_string(a) for a in self.legal_actions() if self._decode(a)[0] == 2]
-        found = self.turn.moves(self._current_node(), limit, EnumerationLimitError)
+        limit = float("inf") if limit is None else limit
+        moves = ["pass"] + [self.action_to_string(a) for a in self.legal_actions() if self._decode(a)[0] == 2]
+        found = self.turn.moves(self.turn.root, limit, EnumerationLimitError)
         moves += [self._growth_string(grown, q) for grown, q in found]
         if len(moves) > limit:
             raise EnumerationLimitError(f"sygo: more than {limit} legal whole moves here")
         return moves
-
-    def apply_move(self, text: str) -> None:
-        """Play a whole move; the state is unchanged on any error (until the core provides this)."""
-        actions = self._move_actions(text)
-        trial = self.clone()
-        for action in actions:
-            trial.apply_action(action)
-        self.__dict__.update(trial.__dict__)
-
-    def parse_move(self, text: str) -> list[int]:
-        """The actions of the legal move ``text``, checked without playing it."""
-        actions = self._move_actions(text)
-        trial = self.clone()
-        for action in actions:
-            trial.apply_action(action)
-        return actions
 
     # --- positions ----------------------------------------------------------------------------
 
@@ -666,14 +641,6 @@ class SygoState(State):
             "reversed": [self._name(p) for p in bit_points(turn.root.opponent & node.mover)],
             "groups": groups,
         }
-
-    def snapshot(self) -> dict:
-        """The position between turns, the turn in progress (``_progress_dict``) during one."""
-        return self._progress_dict() if self.node is not None else self.to_dict()
-
-    def observation(self, player: int) -> dict:
-        self._check_player(player)
-        return self.snapshot()
 
     def _key(self) -> tuple:
         position = (self.white, self.black, self.to_move, self.grown, self.passes)

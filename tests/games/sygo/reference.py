@@ -107,7 +107,9 @@ def reference_moves(notation, growth="any", balancing=True):
     legal = {}  # frozenset growth set -> set of placements (None = no placement)
     for k in range(1, len(start_groups) + 1):
         for stones in combinations(candidates, k):
-            finals = {tuple(sorted(b.items())) for o in permutations(stones) if (b := play_sequence(n, board, colour, o))}
+            finals = {
+                tuple(sorted(b.items())) for o in permutations(stones) if (b := play_sequence(n, board, colour, o))
+            }
             if not finals:
                 continue
             assert len(finals) == 1, "the final position does not depend on the order"
