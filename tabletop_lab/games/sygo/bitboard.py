@@ -22,6 +22,8 @@ COLUMNS = "abcdefghijklmnopqrstuvwxy"  # i included (spec Decision 11); 25 colum
 
 def bit_points(mask: int) -> list[int]:
     """The point indices of ``mask``, ascending (that is, in the spec's point order)."""
+    if mask.bit_count() > 24:  # many points: scanning the binary digits is quicker
+        return [i for i, digit in enumerate(format(mask, "b")[::-1]) if digit == "1"]
     points = []
     while mask:
         low = mask & -mask
@@ -54,6 +56,15 @@ class Geometry:
         return (
             mask
             | ((mask << 1) & self.not_first_column)
+            | ((mask >> 1) & self.not_last_column)
+            | ((mask << self.size) & self.full)
+            | (mask >> self.size)
+        )
+
+    def spread(self, mask: int) -> int:
+        """Every point adjacent to a point of ``mask`` (``mask`` itself only where adjacent)."""
+        return (
+            ((mask << 1) & self.not_first_column)
             | ((mask >> 1) & self.not_last_column)
             | ((mask << self.size) & self.full)
             | (mask >> self.size)

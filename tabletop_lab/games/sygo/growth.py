@@ -69,9 +69,10 @@ class Turn:
         self.growable = growable
         self.opponent_groups = geom.groups(opponent)
         self.opponent_liberties = [geom.liberties(h, empty) for h in self.opponent_groups]
-        self.touching = [  # start groups next to each opponent group, as group bits
-            sum(1 << n for n, g in enumerate(self.groups) if g & geom.dilate(h)) for h in self.opponent_groups
-        ]
+        self.touching = []  # start groups next to each opponent group, as group bits
+        for h in self.opponent_groups:
+            around = geom.dilate(h)
+            self.touching.append(sum(1 << n for n, g in enumerate(self.groups) if g & around))
         self.liberty_of = [[] for _ in range(geom.points)]  # opponent groups having p as a liberty
         for number, liberties in enumerate(self.opponent_liberties):
             for p in bit_points(liberties):

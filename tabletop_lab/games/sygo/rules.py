@@ -267,18 +267,27 @@ class SygoState(State):
         return [lead, -lead]
 
     def _legal_actions(self) -> list[int]:
+        """Each candidate checked by ``_reason``, except for a shortcut: under ``"any"``, when no
+        group of the mover lacks liberties yet, a stone with an empty neighbour keeps its own group
+        breathing and changes no other group of the mover, so the turn can end right after it."""
         if self._actions is None:
-            n = self._n
-            node = self._current_node()
-            candidates = [] if self.node is not None else [PASS]
-            if self.node is not None:
-                candidates.append(FINISH)
-            empty = self.geom.full & ~(node.mover | node.opponent)
-            if self.node is None or self.turn.balancing:
-                candidates += [FIRST_PLACE + q for q in bit_points(empty & ~self.geom.dilate(node.mover))]
-            candidates += [FIRST_PLACE + n + p for p in bit_points(self.turn.growable & empty)]
-            self._actions = tuple(a for a in candidates if self._reason(a) is None)
+            geom, turn, node = self.geom, self.turn, self._current_node()
+            empty = geom.full & ~(node.mover | node.opponent)
+            shortcut = geom.spread(empty) if not turn.all_growth and (self.node is None or not self._node_dead()) else 0
+            actions = [PASS] if self.node is None else [FINISH] if self._reason(FINISH) is None else []
+            if self.node is None or turn.balancing:
+                for q in bit_points(empty & ~geom.dilate(node.mover)):
+                    if (shortcut >> q) & 1 or self._reason(FIRST_PLACE + q) is None:
+                        actions.append(FIRST_PLACE + q)
+            first_grow, blocked = FIRST_PLACE + geom.points, node.grown | node.closed
+            for p in bit_points(turn.growable & empty):
+                if not turn.src[p] & blocked and ((shortcut >> p) & 1 or self._reason(first_grow + p) is None):
+                    actions.append(first_grow + p)
+            self._actions = tuple(actions)
         return list(self._actions)
+
+    def _node_dead(self) -> int:
+        return self.turn.dead(self.node.mover, self.node.opponent)
 
     def _illegal_reason(self, action: int) -> str | None:
         self._decode(action)  # raises ActionSyntaxError for an int that is no action
