@@ -31,7 +31,7 @@ from ...registry import register_game
 from .bitboard import COLUMNS, Geometry, bit_points, geometry
 from .growth import Node, Turn
 
-__all__ = ["EnumerationLimitError", "SygoGame", "SygoState", "PLAYER_NAMES"]
+__all__ = ["EnumerationLimitError", "SygoGame", "SygoState", "PLAYER_NAMES", "area_estimate"]
 
 PLAYER_NAMES = ("White", "Black")
 COLOURS = "WB"
@@ -164,6 +164,22 @@ class SygoGame(Game):
         return state
 
 
+def area_estimate(geom: Geometry, white: int, black: int) -> tuple[int, int]:
+    """(White's area, Black's area) as point masks: the stones, plus every empty point strictly
+    nearer (in steps through empty points) to one colour's stones than to the other's."""
+    free = geom.full & ~(white | black)
+    while free:
+        reach_white = geom.dilate(white) & free
+        reach_black = geom.dilate(black) & free
+        if not reach_white | reach_black:
+            break
+        both = reach_white & reach_black
+        white |= reach_white & ~both
+        black |= reach_black & ~both
+        free &= ~(reach_white | reach_black)
+    return white, black
+
+
 class SygoState(State):
     """The board (``white``, ``black`` point masks), side to move, ``grown`` flag and passes.
 
@@ -247,23 +263,11 @@ class SygoState(State):
         return scores
 
     def evaluate(self) -> list[float]:
-        """Area estimate: stones plus the empty points nearer (in steps) to one colour than the
-        other, as a share of the board, for White; Black gets the opposite."""
+        """Area estimate (``area_estimate``) as a share of the board: White's lead, Black's opposite."""
         if self.is_terminal():
             return self.returns()
-        geom = self.geom
-        white, black = self.white, self.black
-        free = geom.full & ~(white | black)
-        while free:
-            reach_white = geom.dilate(white) & free
-            reach_black = geom.dilate(black) & free
-            if not reach_white | reach_black:
-                break
-            both = reach_white & reach_black
-            white |= reach_white & ~both
-            black |= reach_black & ~both
-            free &= ~(reach_white | reach_black)
-        lead = (white.bit_count() - black.bit_count()) / geom.points
+        white, black = area_estimate(self.geom, self.white, self.black)
+        lead = (white.bit_count() - black.bit_count()) / self.geom.points
         return [lead, -lead]
 
     def _legal_actions(self) -> list[int]:
