@@ -430,3 +430,17 @@ def test_invalid_json(change, words):
         game.state_from_dict(missing)
     with pytest.raises(PositionError, match="size=5"):
         load_game("sygo", size=5).state_from_dict(GOOD)
+
+
+def test_curated_positions_load_and_their_moves_are_legal():
+    from tabletop_lab.data import load_positions
+
+    positions = load_positions("sygo")
+    assert len(positions) >= 8
+    for entry in positions.values():
+        state = entry.state()
+        if entry.move is not None:
+            state.apply_move(entry.move)
+            assert state.move_history()[-1] == entry.move
+    assert positions["neutral_middle"].state().result().is_draw
+    assert positions["merged_captors_without_liberties"].state().legal_moves() == ["pass"]
