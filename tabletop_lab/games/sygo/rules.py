@@ -437,6 +437,23 @@ class SygoState(State):
             self._set_sides(mover, opponent)
             self._end_turn(filled, turn.root.opponent & mover, growth=self.node is not None)
 
+    def undo_last_stone(self) -> None:
+        """Take back the latest growth stone of the turn in progress (spec 7.5).
+
+        Not an action: agents only ever move forward. The turn is replayed from its start
+        without that stone, so the grown and closed marks are exactly as they were."""
+        if self.node is None:
+            raise IllegalActionError("sygo: no growth stone to take back: no growth turn is in progress")
+        turn, stones = self.turn, self.stones[:-1]
+        node = turn.root
+        for p in stones:
+            node = turn.step(node, p)
+        self._set_sides(node.mover, node.opponent)
+        self.node = node if stones else None
+        self.stones = stones
+        self._history.pop()
+        self._actions = None
+
     def _set_sides(self, mover: int, opponent: int) -> None:
         if self.to_move == 0:
             self.white, self.black = mover, opponent

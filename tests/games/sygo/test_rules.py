@@ -444,3 +444,16 @@ def test_curated_positions_load_and_their_moves_are_legal():
             assert state.move_history()[-1] == entry.move
     assert positions["neutral_middle"].state().result().is_draw
     assert positions["merged_captors_without_liberties"].state().legal_moves() == ["pass"]
+
+
+def test_undo_last_stone_restores_the_turn_so_far():
+    state = act(position(CLOSE), "grow c1", "grow a2")
+    state.undo_last_stone()
+    assert state == act(position(CLOSE), "grow c1") and state.history_strings() == ["grow c1"]
+    state.undo_last_stone()
+    assert state == position(CLOSE) and state.notation() == CLOSE and state.history() == []
+    with pytest.raises(IllegalActionError, match="no growth turn"):
+        state.undo_last_stone()
+    act(state, "grow a2")
+    state.undo_last_stone()
+    assert "grow c1" in offered(state)  # the closure by a2 is gone with it
