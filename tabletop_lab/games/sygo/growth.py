@@ -24,9 +24,9 @@ neighbour, so no later stone touches it; only reversing an opponent group next t
 remaining liberties filled, the balancing placement possibly being the last) can change it.
 ``Turn.completable`` branches on exactly those captures, so it decides whether a partial turn
 can still end legally; in practice it returns at once, since most stones leave no such ``Z``.
-Under ``growth="all"`` the legal (maximal) moves are enumerated once per turn and a partial turn
-is completable when one of them can still be reached from it: exact, but exponential in the
-number of groups, like any whole-move enumeration.
+Under ``growth="all"`` a partial turn is completable when a maximal legal move can still be
+reached from it (``Turn.completable_all``): a greedy growth usually finds one; otherwise the
+moves reachable from it are enumerated, which is exponential in the number of groups.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ from typing import NamedTuple
 from .bitboard import Geometry, bit_points
 
 __all__ = ["Node", "Turn"]
+
+
+class _OverBudget(Exception):
+    """A search of growth sets went past its budget."""
 
 
 class Node(NamedTuple):
@@ -78,6 +82,7 @@ class Turn:
             for p in bit_points(liberties):
                 self.liberty_of[p].append(number)
         self._maximal: list[tuple[int, int | None]] | None = None
+        self.witnesses: list[tuple[int, int | None]] = []  # maximal moves found (growth="all")
 
     # --- single stones ------------------------------------------------------------------------
 
@@ -250,11 +255,17 @@ class Turn:
     def _reachable(self, node: Node, grown: int) -> bool:
         return grown & node.added == node.added and self.order(node, grown & ~node.added) is not None
 
-    def _any_moves(self, node: Node, limit: int, error: type[Exception]) -> list[tuple[int, int | None]]:
+    def _any_moves(
+        self, node: Node, limit: int, error: type[Exception], explored_limit: float = float("inf")
+    ) -> list[tuple[int, int | None]]:
         found: list[tuple[int, int | None]] = []
+        explored = [0]
         candidates = [p for p in bit_points(self.growable) if self.grow_problem(node, p) is None]
 
         def collect(extra: int) -> None:
+            explored[0] += 1
+            if explored[0] > explored_limit:
+                raise error("explored too many growth sets")
             filled = node.added | extra
             mover, opponent = self.position(filled)
             dead = self.dead(mover, opponent)
@@ -309,6 +320,55 @@ class Turn:
         if self._maximal is None:
             self._maximal = [move for move in self._any_moves(self.root, limit, error) if self.extension(*move) is None]
         return self._maximal
+
+    def completable_all(self, node: Node, budget: int = 5000) -> bool:
+        """Under ``growth="all"``: whether a maximal legal move can still be reached from ``node``.
+
+        1. A maximal move already found this turn (``self.witnesses``) that is reachable from
+           ``node`` settles it.
+        2. For the plain end, then each balancing placement, grow greedily: add any stone that
+           keeps a legal reachable end in sight, until none can be added. The set reached is legal
+           and maximal among the moves reachable from ``node``; if no legal move at all extends
+           it (``extension``), it is a witness.
+        3. Otherwise the moves reachable from ``node`` are searched, exploring at most ``budget``
+           growth sets. Past the budget the answer is no: the stone that led here is then not
+           offered, a cautious choice (a move with it can still be given as a whole-move string)
+           that never leaves a dead end, since the witness that made the turn so far completable
+           stays reachable.
+        """
+        if any(self._reachable(node, grown) for grown, _ in self.witnesses):
+            return True
+        ends: list[int | None] = [None]
+        if self.balancing:
+            ends += bit_points(self.geom.full & ~(node.mover | node.opponent) & ~self.geom.dilate(node.mover))
+        for q in ends:
+            placement = "none" if q is None else "fixed"
+            if self.completable(node, 0, placement, q):
+                grown = node.added | self._grow_greedily(node, placement, q)
+                if self.extension(grown, q) is None:
+                    self.witnesses.append((grown, q))
+                    return True
+        try:
+            for grown, q in self._any_moves(node, budget, _OverBudget, explored_limit=budget):
+                if self.extension(grown, q) is None:
+                    self.witnesses.append((grown, q))
+                    return True
+        except _OverBudget:
+            pass
+        return False
+
+    def _grow_greedily(self, node: Node, placement: str, q: int | None) -> int:
+        extra, used, added = 0, node.grown | node.closed, True
+        while added:
+            added = False
+            for p in bit_points(self.growable & ~node.added & ~extra):
+                sources = self.src[p]
+                if sources & used or p == q:
+                    continue
+                wider = extra | (1 << p)
+                if self.order(node, wider) is not None and self.completable(node, wider, placement, q):
+                    extra, used, added = wider, used | sources, True
+        return extra
 
     def extension(self, grown: int, q: int | None) -> int | None:
         """A stone that some legal move with growth set ⊋ ``grown`` and placement ``q`` adds, or None."""

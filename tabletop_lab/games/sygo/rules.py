@@ -399,8 +399,7 @@ class SygoState(State):
             return f"{self._group_name(group)} is closed: a capture this turn merged it (rule 2.4, Decision 3)"
         after = turn.step(node, p)
         if turn.all_growth:
-            moves = turn.maximal_moves(MOVE_LIMIT, EnumerationLimitError)
-            if any(turn._reachable(after, grown) for grown, _ in moves):
+            if turn.completable_all(after):
                 return None
             return "growth='all': no maximal growth move can be completed after it (rule 2.4)"
         if self._growth_can_end(node, after, p):
