@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...widgets.adapter import BoardAdapter
+from ...board_adapter import BoardAdapter
 from . import render
 from .bitboard import geometry
 from .rules import SygoState
@@ -56,3 +56,21 @@ class Adapter(BoardAdapter):
 
     def cell_name(self, cell: str) -> str:
         return f"point {cell}"
+
+    def legend(self) -> str:
+        return (
+            "Red dots: the stones of the last turn; small squares: stones reversed by it (their former colour). "
+            "During a growth turn the stones are numbered in order and closed groups crossed. "
+            "Green rings: points where you may place or grow."
+        )
+
+    def refusal(self, state: SygoState, cells: tuple) -> str:
+        """The engine's reason, naming the rule: occupied, not next to a growing group, grown, closed ..."""
+        p = state.geom.index[cells[-1]]
+        may_place = not state.mid_turn() or state.turn.balancing
+        kind = "place" if may_place and not state.turn.src[p] else "grow"
+        action = state.string_to_action(f"{kind} {cells[-1]}")
+        reason = state._illegal_reason(action)
+        if reason is None:
+            return super().refusal(state, cells)
+        return f"{state.action_to_string(action)}: {reason}"

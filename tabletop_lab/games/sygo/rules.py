@@ -39,6 +39,9 @@ PASS, FINISH, FIRST_PLACE = 0, 1, 2
 
 
 def _excerpt(text: Any) -> str:
+    """``repr(text)``, cut to 40 characters (an error message quotes at most a short excerpt)."""
+    if type(text) is int and text.bit_length() > 128:
+        return f"<int of {text.bit_length()} bits>"
     shown = repr(text)
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
@@ -681,3 +684,8 @@ class SygoState(State):
         if self.node is not None:
             return f"{json.dumps(self._progress_dict(), separators=(',', ':'))}"
         return self.notation()
+
+    def __repr__(self) -> str:
+        if self.node is not None:
+            return f"<sygo turn in progress: {' '.join(self.move_in_progress())} | {self}>"
+        return super().__repr__()

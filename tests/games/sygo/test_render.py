@@ -77,3 +77,14 @@ def test_adapter_cells_and_buttons():
     adapter.setup(figure)
     adapter.draw(state, targets=frozenset({"c2"}))
     assert adapter.ax.get_title().startswith("White growing")
+
+
+def test_refusals_name_the_rule():
+    game = load_game("sygo", size=5)
+    adapter = Adapter(game)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    assert "occupied" in adapter.refusal(state, ("b3",))
+    state.apply_action(state.string_to_action("grow c3"))
+    assert "already grown" in adapter.refusal(state, ("b2",))
+    assert "not adjacent to a growing group" in adapter.refusal(state, ("a1",))
+    assert adapter.legend()
