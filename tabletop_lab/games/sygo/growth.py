@@ -31,6 +31,7 @@ moves reachable from it are enumerated, which is exponential in the number of gr
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
 from .bitboard import Geometry, bit_points
@@ -71,18 +72,38 @@ class Turn:
             for p in bit_points(liberties):
                 self.src[p] |= 1 << number
         self.growable = growable
-        self.opponent_groups = geom.groups(opponent)
-        self.opponent_liberties = [geom.liberties(h, empty) for h in self.opponent_groups]
-        self.touching = []  # start groups next to each opponent group, as group bits
-        for h in self.opponent_groups:
-            around = geom.dilate(h)
-            self.touching.append(sum(1 << n for n, g in enumerate(self.groups) if g & around))
-        self.liberty_of = [[] for _ in range(geom.points)]  # opponent groups having p as a liberty
-        for number, liberties in enumerate(self.opponent_liberties):
-            for p in bit_points(liberties):
-                self.liberty_of[p].append(number)
         self._maximal: list[tuple[int, int | None]] | None = None
         self.witnesses: list[tuple[int, int | None]] = []  # maximal moves found (growth="all")
+
+    # The opponent's side of the analysis, made only when a stone is added (not for passes and
+    # placements that need no capture check).
+
+    @cached_property
+    def opponent_groups(self) -> list[int]:
+        return self.geom.groups(self.root.opponent)
+
+    @cached_property
+    def opponent_liberties(self) -> list[int]:
+        empty = self.geom.full & ~(self.root.mover | self.root.opponent)
+        return [self.geom.liberties(h, empty) for h in self.opponent_groups]
+
+    @cached_property
+    def touching(self) -> list[int]:
+        """The start groups next to each opponent group, as group bits."""
+        touching = []
+        for h in self.opponent_groups:
+            around = self.geom.dilate(h)
+            touching.append(sum(1 << n for n, g in enumerate(self.groups) if g & around))
+        return touching
+
+    @cached_property
+    def liberty_of(self) -> dict[int, list[int]]:
+        """For each liberty of an opponent group, the opponent groups it is a liberty of."""
+        found: dict[int, list[int]] = {}
+        for number, liberties in enumerate(self.opponent_liberties):
+            for p in bit_points(liberties):
+                found.setdefault(p, []).append(number)
+        return found
 
     # --- single stones ------------------------------------------------------------------------
 
@@ -103,7 +124,7 @@ class Turn:
 
     def _captures(self, p: int, filled: int, already: int) -> int:
         captured = 0
-        for h in self.liberty_of[p]:
+        for h in self.liberty_of.get(p, ()):
             if not (already >> h) & 1 and not self.opponent_liberties[h] & ~filled:
                 captured |= 1 << h
         return captured
@@ -305,7 +326,7 @@ class Turn:
         legal = []
         for q in bit_points(empty & ~near_mover):
             q_bit = 1 << q
-            capturing = any(not self.opponent_liberties[h] & ~(filled | q_bit) for h in self.liberty_of[q])
+            capturing = any(not self.opponent_liberties[h] & ~(filled | q_bit) for h in self.liberty_of.get(q, ()))
             if capturing:
                 after_mover, after_opponent = self.position(filled | q_bit)
                 if not self.dead(after_mover, after_opponent):
