@@ -18,6 +18,9 @@ ends, ``growth.Turn.completable``). Whole moves (``legal_moves``, ``apply_move``
 section 6 strings; ``legal_moves(limit=10_000)`` enumerates them with ``growth.Turn.moves``, whose
 cost grows with the number of legal growth sets (exponential in the number of groups), and
 raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
+``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
+Under ``growth="all"`` the no-dead-end test may, past a search budget, withhold a growth stone
+it cannot decide (``growth.Turn.completable_all``); it never offers a dead end.
 """
 
 from __future__ import annotations
@@ -598,11 +601,13 @@ class SygoState(State):
     def legal_moves(self, limit: int | None = MOVE_LIMIT) -> list[str]:
         """Every legal whole move, canonical, in the spec's listing order (section 6):
         ``pass``, placements, then growth sets by size and point list, each followed by its
-        balancing extensions (none ``None``: no limit).
+        balancing extensions.
 
-        Enumerating growth sets costs time in proportion to their number, which can grow
-        exponentially with the number of groups: beyond ``limit`` moves this raises
-        ``EnumerationLimitError`` (the stone-by-stone ``legal_actions()`` always works).
+        Enumerating growth sets costs time in proportion to their number (each set is checked
+        in O(k²) by ``growth.Turn.order``), and their number can grow exponentially with the
+        number of groups: beyond ``limit`` moves (``None``: no limit) this raises
+        ``EnumerationLimitError``. ``apply_move`` of any one move and the stone-by-stone
+        ``legal_actions()`` stay cheap.
         """
         if self.mid_turn():
             raise IllegalActionError(
