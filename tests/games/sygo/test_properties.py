@@ -104,3 +104,20 @@ def test_growth_order_and_moves_written_in_any_order(size, seed, steps):
         one.apply_move(shuffled)
         two.apply_move(move)
         assert one == two and one.move_history()[-1] == move
+
+
+@settings(max_examples=3, deadline=None)
+@given(
+    st.sampled_from([{"size": 19}, {"size": 9, "growth": "all"}, {"size": 13, "balancing": False}]), st.integers(0, 99)
+)
+def test_random_games_on_bigger_boards_end_in_valid_positions(options, seed):
+    """Every position of a random game reloads (so no group is ever left without liberties,
+    Decision 12) and the game ends within the action cap."""
+    game = load_game("sygo", **options)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        if not state.mid_turn():
+            assert game.state_from_notation(state.notation()) == state
+    assert len(state.history()) <= game.info.max_actions
+    assert sum(state.result().scores) <= options["size"] ** 2
