@@ -1,7 +1,8 @@
 """UCT Monte Carlo tree search with random rollouts, max-n over any number of players.
 
 Each simulation clones the root state once, walks down the tree by UCT, adds one node,
-plays uniformly random actions to the end and backs the result up the path. The result is a
+plays uniformly random actions to the end (in the game's compiled kernel when it has one, see
+``tabletop_lab.kernels``; same values either way) and backs the result up the path. The result is a
 vector with one value per player (``returns()``, or ``evaluate()`` when the rollout reaches the
 game's action cap); every node keeps the total of the component belonging to the player who
 chose the action leading to it, which is the only component its parent ever selects on. So
@@ -17,6 +18,7 @@ import time
 from typing import Any
 
 from ..core import State
+from ..kernels import rollout_function
 from .base import Agent, check_number, legal_or_raise, require_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
@@ -94,8 +96,8 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State, actions: list[int]) -> _Node:
-        rng = self.rng
-        random = rng.random
+        rollout = rollout_function(root_state.game)  # compiled where the game has a kernel
+        stream = self.rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
         cap = root_state.game.info.max_actions
         root = _Node(None, None, root_state.current_player(), self._shuffled(actions))
@@ -120,12 +122,7 @@ class MCTSAgent(Agent):
                 node.children.append(child)
                 path.append(child)
             # Rollout: uniformly random actions until the end or the cap.
-            depth = len(path) - 1
-            while depth < cap and not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[int(random() * len(legal))])
-                depth += 1
-            values = state.returns() if state.is_terminal() else state.evaluate()
+            values, stream = rollout(state, cap - (len(path) - 1), stream)
             root.visits += 1
             for node in path[1:]:
                 node.visits += 1
