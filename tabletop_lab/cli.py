@@ -72,8 +72,8 @@ def _simulate(args: argparse.Namespace) -> int:
     if out is not None:
         if _FORMATS[out.suffix.lower()] == "CSV":
             df.to_csv(out, index=False)
-        else:
-            df.to_parquet(out, index=False)
+        else:  # Parquet stores the tuples of winners as lists, not as categories
+            df.astype({"winners": object, "winner_agents": object}).to_parquet(out, index=False)
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
     return 130 if df.attrs["interrupted"] else 0

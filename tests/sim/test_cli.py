@@ -19,8 +19,11 @@ SCRIPT = Path(sys.executable).with_name("tabletop-lab")
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
-    """A simulate frame as it reads back from CSV: lists as text, no durations."""
+    """A simulate frame as it reads back from CSV: categories as plain values, tuples as text, no durations."""
     out = df.drop(columns="duration_s").copy()
+    for column in out.columns:
+        if isinstance(out[column].dtype, pd.CategoricalDtype):
+            out[column] = out[column].astype(object)
     for column in ("winners", "winner_agents"):
         out[column] = out[column].map(str)
     return out
@@ -47,7 +50,8 @@ def test_simulate_writes_the_rows_of_simulate(tmp_path, capsys, suffix):
         assert_frame_equal(written, comparable(expected), check_dtype=False)
     else:
         written = pd.read_parquet(out)
-        assert written.winners.map(list).tolist() == expected.winners.tolist()
+        assert written.winners.map(tuple).tolist() == expected.winners.tolist()
+        assert written.winner_agents.map(tuple).tolist() == expected.winner_agents.tolist()
         lists = ["duration_s", "winners", "winner_agents"]
         assert_frame_equal(written.drop(columns=lists), expected.drop(columns=lists), check_dtype=False)
     printed = capsys.readouterr().out
