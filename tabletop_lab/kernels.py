@@ -83,10 +83,12 @@ def kernels_enabled() -> bool:
     return os.environ.get(_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def use_kernels(enabled: bool | None) -> None:
-    """Turn kernels on or off in this process; ``None`` follows ``TABLETOP_KERNELS`` again."""
+def use_kernels(enabled: bool | None) -> bool | None:
+    """Turn kernels on or off in this process; ``None`` follows ``TABLETOP_KERNELS`` again.
+    Returns the previous setting, to restore it."""
     global _switch
-    _switch = enabled
+    previous, _switch = _switch, enabled
+    return previous
 
 
 def playout_kernel(game: Game) -> PlayoutKernel | None:

@@ -109,14 +109,15 @@ def test_games_lists_every_game_and_option(capsys):
         assert f"--option {option}=" in out
 
 
-def test_bench_reports_each_measure(capsys):
+def test_bench_reports_each_measure_on_both_paths(capsys):
     assert main(["bench", "--game", "cross_endodoi", "--seconds", "0.05", "--mcts-iterations", "20"]) == 0
     out = capsys.readouterr().out
-    header, row = out.splitlines()[1:3]
-    for column in ("random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
+    header, *rows = out.splitlines()[1:4]
+    for column in ("path", "random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
         assert column in header
-    numbers = row.split()[1:]
-    assert row.split()[0] == "cross_endodoi" and all(float(n.replace(",", "")) > 0 for n in numbers)
+    assert [row.split()[:2] for row in rows] == [["cross_endodoi", "reference"], ["cross_endodoi", "compiled"]]
+    for row in rows:
+        assert all(float(n.replace(",", "")) > 0 for n in row.split()[2:])
 
 
 def test_serve_reports_a_busy_port(capsys):
