@@ -233,7 +233,7 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
         "game_id": batch.first_id + np.arange(n, dtype=np.int64),
         "seed": seeds.astype(np.int64),
         "seating": np.array(batch.arrangements, np.int8).reshape(n, n_seats),
-        "first_player": [game.new_initial_state().current_player()] * n,
+        "first_player": np.full(n, game.new_initial_state().current_player(), np.int8),
         "outcome": played.outcome,
         "winners": np.where(played.outcome == CUT, 0, played.winners),
         "scores": played.scores,
@@ -409,9 +409,20 @@ def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], 
     of the same agents share one dtype whatever games they hold."""
     categories = [t for k in range(len(labels) + 1) for t in itertools.permutations(labels, k)]
     index = {t: i for i, t in enumerate(categories)}
-    distinct, codes = np.unique(np.column_stack([winners, seating]), axis=0, return_inverse=True)
-    code_of = np.array([index[tuple(labels[key[1 + p]] for p in subsets[key[0]])] for key in distinct], np.int32)
-    codes = code_of[codes.reshape(-1)] if len(winners) else np.zeros(0, np.int32)
+    n, bits = len(labels), max(1, (len(labels) - 1).bit_length())
+    keys = winners.copy()  # one integer per (winners, seating): the mask, then each seat's agent
+    for seat in range(n):
+        keys += seating[:, seat].astype(np.int64) << (n + bits * seat)
+    distinct, codes = np.unique(keys, return_inverse=True)
+    agent_in = [[int(key) >> (n + bits * p) & ((1 << bits) - 1) for p in range(n)] for key in distinct]
+    code_of = np.array(
+        [
+            index[tuple(labels[seats[p]] for p in subsets[int(key) & ((1 << n) - 1)])]
+            for key, seats in zip(distinct, agent_in)
+        ],
+        np.int32,
+    )
+    codes = code_of[codes] if len(winners) else np.zeros(0, np.int32)
     return pd.Categorical.from_codes(codes, _objects(categories))
 
 
