@@ -56,7 +56,8 @@ class PlayedGames(NamedTuple):
     scores: np.ndarray  # (n, players): the game's scores at the end
     reason: np.ndarray  # int8 index into ``reasons``
     reasons: tuple[str, ...]  # the ``Result.reason`` words
-    n_turns: np.ndarray  # int32
+    n_turns: np.ndarray  # int32: runs of moves by one player
+    n_moves: np.ndarray  # int32: moves (a move ends on a position)
     n_actions: np.ndarray  # int32
     final: np.ndarray  # str: the final position: notation, or canonical JSON for games without one
 

@@ -43,7 +43,7 @@ _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spre
 _MASK63 = (1 << 63) - 1
 #: What ``play_batch`` returns per game, as columns.
 _COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
-            "reason", "n_turns", "n_actions", "duration_s", "final")  # fmt: skip
+            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
 
 
 class Batch(NamedTuple):
@@ -85,8 +85,10 @@ def simulate(
     rules' safety cap (``Result.cap_reached``) keeps its result and is also marked ``hit_cap``;
     statistics treat both as timeouts. ``draw`` is True for uncapped games every player shares.
 
-    Columns: ``game_id, game, options, seed, agent_0.., first_player, winners, winner_agents,
-    returns_0.., score_0.., reason, n_turns, n_actions, hit_cap, duration_s, final, draw``.
+    Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
+    ``game.teams()``), first_player, winners, winner_agents, returns_0.., score_0.., reason,
+    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw``. A turn is a run of moves
+    by one player, a move ends on a position, and a move may take several actions.
     ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
     ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
 
@@ -187,7 +189,7 @@ def _python_batch(batch: Batch, games: Sequence[int]) -> dict[str, Any]:
         state = game.new_initial_state()
         first_player = state.current_player()
         _reset(seated, seed)
-        n_turns, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
         duration = time.perf_counter() - started
         result = state.result()
         if result is None:
@@ -195,9 +197,8 @@ def _python_batch(batch: Batch, games: Sequence[int]) -> dict[str, Any]:
         else:
             winners = sum(1 << p for p in result.winners)
             reason, outcome = result.reason, RULE_CAP if result.cap_reached else FINISHED
-        final = state.notation() if game.info.has_notation else state.to_json()
         row = (game_id, seed, arrangement, first_player, outcome, winners, tuple(state.scores()),
-               reason, n_turns, n_actions, duration, final)  # fmt: skip
+               reason, n_turns, n_moves, n_actions, duration, _final(state))  # fmt: skip
         for name, value in zip(_COLUMNS, row):
             columns[name].append(value)
     return {
@@ -239,6 +240,7 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
         "scores": played.scores,
         "reason": reasons[np.where(played.outcome == CUT, len(played.reasons), played.reason)],
         "n_turns": played.n_turns,
+        "n_moves": played.n_moves,
         "n_actions": played.n_actions,
         "duration_s": np.full(n, duration),
         "final": played.final,
@@ -250,20 +252,26 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
 
 def _play_out(
     state: State, seated: list[Agent], max_actions: int, game_id: int | None, seed: int | None
-) -> tuple[int, int]:
-    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns and actions.
+) -> tuple[int, int, int]:
+    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns, moves
+    and actions.
 
-    A turn starts with every action applied while ``mid_turn()`` is False. Kept tight: this
-    loop is most of a random game's cost.
+    A move starts with every action applied while ``mid_turn()`` is False; a turn is a run of
+    moves by one player (Capitals' transfer and step are two moves of one turn). Kept tight:
+    this loop is most of a random game's cost.
     """
     current_player, mid_turn, apply_action = state.current_player, state.mid_turn, state.apply_action
-    n_turns = n_actions = 0
+    n_turns = n_moves = n_actions = 0
+    mover = None
     while n_actions < max_actions:
         player = current_player()
         if player == TERMINAL:
             break
         if not mid_turn():
-            n_turns += 1
+            n_moves += 1
+            if player != mover:
+                n_turns += 1
+                mover = player
         agent = seated[player]
         action = agent.choose_action(state)
         try:
@@ -275,7 +283,14 @@ def _play_out(
                 f"after {n_actions} actions: {exc}"
             ) from exc
         n_actions += 1
-    return n_turns, n_actions
+    return n_turns, n_moves, n_actions
+
+
+def _final(state: State) -> str:
+    """The final position as notation or JSON; a game cut mid-move gives the turn's snapshot."""
+    if state.mid_turn():
+        return canonical_json(state.snapshot())
+    return state.notation() if state.game.info.has_notation else state.to_json()
 
 
 def _reset(seated: list[Agent], seed: int) -> None:
@@ -371,21 +386,24 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     outcome = np.asarray(col["outcome"], np.int8)
     everyone = (1 << n) - 1
     data: dict[str, Any] = {
-        "game_id": np.asarray(col["game_id"], np.int64),
+        "game_id": np.asarray(col["game_id"], np.int32),
         "game": pd.Categorical.from_codes(np.zeros(rows, np.int8), [game.name]),
         "options": pd.Categorical.from_codes(np.zeros(rows, np.int8), [canonical_json(game.options)]),
         "seed": np.asarray(col["seed"], np.int64),
     }
     for s in range(n):
         data[f"agent_{s}"] = pd.Categorical.from_codes(seating[:, s], labels)
+    for s in range(n):
+        data[f"team_{s}"] = np.full(rows, game.team_of(s), np.int8)
     data["first_player"] = np.asarray(col["first_player"], np.int8)
     subsets = [tuple(p for p in range(n) if mask >> p & 1) for mask in range(1 << n)]
     data["winners"] = pd.Categorical.from_codes(winners, _objects(subsets))
     data["winner_agents"] = _winner_agents(winners, seating, labels, subsets)
     draw = (winners == everyone) & (outcome == FINISHED)
-    for s in range(n):
-        won = (winners >> s & 1).astype(bool)
-        data[f"returns_{s}"] = np.where(winners == everyone, 0.0, np.where(won, 1.0, np.where(winners, -1.0, 0.0)))
+    for s in range(n):  # as Result.returns(): +1 a winner, -1 the others, 0 in a draw; 0 for a cut game
+        returns = np.where(winners >> s & 1, 1.0, -1.0).astype(np.float32)
+        returns[(winners == everyone) | (outcome == CUT)] = 0.0
+        data[f"returns_{s}"] = returns
     scores = np.asarray(col["scores"]).reshape(rows, n)
     if np.issubdtype(scores.dtype, np.integer) or (scores == np.round(scores)).all():
         scores = scores.astype(np.int32)
@@ -394,13 +412,12 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     reasons = np.asarray(col["reason"], dtype=object)
     data["reason"] = pd.Categorical(reasons, categories=sorted({"cap", *reasons}))
     data["n_turns"] = np.asarray(col["n_turns"], np.int32)
+    data["n_moves"] = np.asarray(col["n_moves"], np.int32)
     data["n_actions"] = np.asarray(col["n_actions"], np.int32)
     data["hit_cap"] = outcome != FINISHED
     data["duration_s"] = np.asarray(col["duration_s"], np.float32)
     data["final"] = pd.array(np.asarray(col["final"], dtype=str), dtype="str")
     data["draw"] = draw
-    for s in range(n):
-        data[f"returns_{s}"] = data[f"returns_{s}"].astype(np.float32)
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
 
 
@@ -447,7 +464,7 @@ def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
     n = game.num_players
     if len(agents) != n:
         raise ValueError(f"{game.name} has {n} seats, so it needs {n} agents; got {len(agents)}: {list(agents)!r}")
-    return [make_agent(spec) for spec in agents]
+    return [make_agent(spec, game=game) for spec in agents]
 
 
 def _default_batch_size(n_games: int) -> int:

@@ -254,7 +254,8 @@ class CrossEndodoiKernel:
             scores=scores,
             reason=np.zeros(n, np.int8),
             reasons=("standard",),
-            n_turns=n_actions,
+            n_turns=n_actions,  # one action a move, one move a turn
+            n_moves=n_actions,
             n_actions=n_actions,
             final=notations(finals),
         )
