@@ -59,7 +59,7 @@ class PlayedGames(NamedTuple):
     n_turns: np.ndarray  # int32: runs of moves by one player
     n_moves: np.ndarray  # int32: moves (a move ends on a position)
     n_actions: np.ndarray  # int32
-    final: np.ndarray  # str: the final position: notation, or canonical JSON for games without one
+    final: np.ndarray  # ASCII bytes (or str): the final notation, or canonical JSON for games without one
 
 
 class PlayoutKernel(Protocol):

@@ -379,7 +379,8 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     """
     n = len(labels)
     batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
-    col = {name: _concat([b[name] for b in batches]) for name in _COLUMNS} if batches else _empty_columns(n)
+    col = {name: _concat([b[name] for b in batches]) for name in _COLUMNS[:-1]} if batches else _empty_columns(n)
+    col["final"] = [b["final"] for b in batches]
     rows = len(col["game_id"])
     seating = np.asarray(col["seating"], np.int8).reshape(rows, n)
     winners = np.asarray(col["winners"], np.int64)
@@ -416,7 +417,7 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     data["n_actions"] = np.asarray(col["n_actions"], np.int32)
     data["hit_cap"] = outcome != FINISHED
     data["duration_s"] = np.asarray(col["duration_s"], np.float32)
-    data["final"] = pd.array(np.asarray(col["final"], dtype=str), dtype="str")
+    data["final"] = _text(col["final"])
     data["draw"] = draw
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
 
@@ -445,6 +446,20 @@ def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], 
 
 def _objects(values: list) -> pd.Index:
     return pd.Index(values, dtype=object, tupleize_cols=False)
+
+
+def _text(parts: list) -> pd.api.extensions.ExtensionArray:
+    """Strings (lists of ``str``, or kernels' arrays of ASCII bytes) as one pandas ``str`` array;
+    bytes go through Arrow, when installed, without a Python object per row."""
+    if parts and all(isinstance(p, np.ndarray) and p.dtype.kind == "S" for p in parts):
+        try:
+            import pyarrow as pa
+        except ImportError:
+            pass
+        else:
+            return pd.array(pa.array(np.concatenate(parts), type=pa.binary()).cast(pa.large_string()), dtype="str")
+    texts = [p.astype(str) if isinstance(p, np.ndarray) and p.dtype.kind == "S" else p for p in parts]
+    return pd.array(np.asarray([t for p in texts for t in p], dtype=str), dtype="str")
 
 
 def _concat(parts: list) -> Any:

@@ -62,7 +62,7 @@ def test_every_kernel_game_is_the_engines_game(options):
     assert (played.outcome == FINISHED).all()
     for g in range(GAMES_PER_CONFIG):
         state = python_game(game, streams[g])
-        assert played.final[g] == state.notation()
+        assert played.final[g].decode() == state.notation()
         assert played.n_actions[g] == len(state.history())
         result = state.result()
         assert played.scores[g].tolist() == list(result.scores)
@@ -87,7 +87,7 @@ def test_games_cut_at_max_actions_stop_there():
     assert set(played.outcome.tolist()) == {FINISHED, CUT}  # some games end within 15 moves, most do not
     for g in range(len(streams)):
         state = python_game(game, streams[g], cap=15)
-        assert played.final[g] == state.notation()
+        assert played.final[g].decode() == state.notation()
         assert (played.outcome[g] == CUT) == (not state.is_terminal())
         assert played.n_actions[g] == len(state.history())
         if not state.is_terminal():
@@ -105,7 +105,7 @@ def test_a_move_beyond_max_laps_is_left_to_the_engine():
             with pytest.raises(LapLimitError):
                 python_game(game, streams[g])
         else:
-            assert played.final[g] == python_game(game, streams[g]).notation()
+            assert played.final[g].decode() == python_game(game, streams[g]).notation()
 
 
 def positions_in_play(options, n, seed):
