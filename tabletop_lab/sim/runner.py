@@ -214,8 +214,8 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
     """The batch's random-against-random games played by the game's compiled kernel.
 
     Seat ``s`` draws from the stream ``RandomAgent`` gets from ``_reset``; games the kernel
-    leaves to the engine (``REPLAY``, e.g. a move past the lap guard) are played in Python,
-    which raises the engine's own error. Durations are the batch's time shared equally.
+    leaves to the engine (``REPLAY``, e.g. a move past the lap guard) send the whole batch to
+    the Python engine, which raises its own error. Durations are the batch's time shared equally.
     """
     started = time.perf_counter()
     game = batch.game
@@ -225,9 +225,8 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
     for seat in range(n_seats):
         streams[:, seat] = (seeds + np.uint64((seat + 1) * _GOLDEN & MASK64)) & np.uint64(_MASK63)
     played = kernel.random_games(game, streams, batch.max_actions)
-    replay = np.flatnonzero(played.outcome == REPLAY)
-    if len(replay):
-        _python_batch(batch, replay.tolist())  # raises the engine's error, as the Python path would
+    if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
+        return _python_batch(batch, range(n))
     reasons = np.array([*played.reasons, "cap"], dtype=object)
     duration = (time.perf_counter() - started) / n
     return {

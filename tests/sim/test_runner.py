@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from tabletop_lab import IllegalActionError, load_game
+from tabletop_lab import IllegalActionError, LapLimitError, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
 from tabletop_lab.sim import play_game, simulate
@@ -101,6 +101,20 @@ def test_random_games_are_the_same_with_and_without_kernels(options, max_actions
         use_kernels(None)
     same_rows(compiled, reference)
     assert compiled.hit_cap.any() == (max_actions is not None)
+
+
+def test_the_engines_guard_errors_are_the_same_with_and_without_kernels():
+    game = load_game("cross_endodoi", max_laps=2)
+    with pytest.raises(LapLimitError) as compiled:
+        simulate(game, ["random", "random"], 50, seed=1, progress=False)
+    use_kernels(False)
+    try:
+        with pytest.raises(LapLimitError) as reference:
+            simulate(game, ["random", "random"], 50, seed=1, progress=False)
+    finally:
+        use_kernels(None)
+    assert str(compiled.value) == str(reference.value)
+    assert "max_laps=2" in str(compiled.value)
 
 
 def test_a_random_game_row_replays_with_play_game():
