@@ -54,7 +54,7 @@ def _simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, **_options(args.option))
     out = _output_path(args.out) if args.out else None
     agents = _agent_specs(args.agents) if args.agents else ["random"] * game.num_players
-    from .sim import simulate  # pandas and numpy load only for the commands that need them
+    from .sim import simulate, storable  # pandas and numpy load only for the commands that need them
 
     df = simulate(
         game,
@@ -70,8 +70,8 @@ def _simulate(args: argparse.Namespace) -> int:
     if out is not None:
         if _FORMATS[out.suffix.lower()] == "CSV":
             df.to_csv(out, index=False)
-        else:  # Parquet stores the tuples of winners as lists, not as categories
-            df.astype({"winners": object, "winner_agents": object}).to_parquet(out, index=False)
+        else:
+            storable(df).to_parquet(out, index=False)
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
     return 130 if df.attrs["interrupted"] else 0

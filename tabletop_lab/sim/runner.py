@@ -34,7 +34,7 @@ from ..records import GameRecord
 from ..streams import MASK64
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
-__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "play_batch", "storable", "Batch", "SEATS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
@@ -419,6 +419,18 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     data["final"] = _text(col["final"])
     data["draw"] = draw
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
+
+
+def storable(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` ready for ``to_parquet``: categoricals of tuples (``winners``, ``winner_agents``)
+    become plain columns of tuples, which Parquet stores as lists (it cannot store them as
+    categories). Other frames are returned as they are."""
+    tuples = [
+        c
+        for c in df.columns
+        if isinstance(df[c].dtype, pd.CategoricalDtype) and any(isinstance(v, tuple) for v in df[c].cat.categories)
+    ]
+    return df.astype({c: object for c in tuples}) if tuples else df
 
 
 def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], subsets: list[tuple]) -> pd.Categorical:

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from tabletop_lab import IllegalActionError, LapLimitError, load_game
+from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
-from tabletop_lab.sim import play_game, simulate
+from tabletop_lab.sim import play_game, simulate, storable
 
 from .helpers import TURNS, AddUpGame
 
@@ -335,3 +335,14 @@ def test_hidden_information_games_run_with_agents_that_support_them():
         match="cannot play test_hidden_card.*hidden information.*agents for test_hidden_card: random, ismcts",
     ):
         simulate("test_hidden_card", ["mcts", "random"], 10, progress=False)
+
+
+def test_frames_save_to_parquet_through_storable(tmp_path):
+    df = run(20, max_actions=30)
+    path = tmp_path / "games.parquet"
+    storable(df).to_parquet(path)
+    back = pd.read_parquet(path)
+    assert back.winners.map(tuple).tolist() == df.winners.tolist()
+    assert back.winner_agents.map(tuple).tolist() == df.winner_agents.tolist()
+    saved = data.load_or_run(tmp_path / "study.parquet", lambda: df)  # studies save their frames
+    assert saved is df and (tmp_path / "study.parquet").exists()
