@@ -169,10 +169,15 @@ def play_batch(batch: Batch) -> dict[str, Any]:
     ``RandomAgent`` and the game has a compiled kernel (``tabletop_lab.kernels``), the kernel
     plays the batch: the same games from the same random streams, several times faster.
     """
-    kernel = playout_kernel(batch.game) if all(type(a) is RandomAgent for a in batch.agents) else None
+    kernel = _kernel_for(batch)
     if kernel is not None:
         return _kernel_batch(batch, kernel)
     return _python_batch(batch, range(len(batch.seeds)))
+
+
+def _kernel_for(batch: Batch) -> PlayoutKernel | None:
+    """The game's kernel when it may play the batch: random players in every seat."""
+    return playout_kernel(batch.game) if all(type(a) is RandomAgent for a in batch.agents) else None
 
 
 def _python_batch(batch: Batch, games: Sequence[int]) -> dict[str, Any]:
@@ -333,6 +338,8 @@ def _run(
         if executor is not None:
             _run_on(executor, batches, done, report)
         elif workers > 1:
+            if _kernel_for(batches[0]) is not None:  # load it here: forked workers inherit it compiled
+                play_batch(batches[0]._replace(seeds=batches[0].seeds[:1], arrangements=batches[0].arrangements[:1]))
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 _run_on(pool, batches, done, report)
         else:
