@@ -15,7 +15,9 @@ does not load numba; without numba installed every game runs in Python.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .core import Game, State
@@ -128,12 +130,15 @@ def random_rollout(state: State, budget: int, stream: int) -> tuple[list[float],
 
 
 def _import_kernel(cls: type) -> Any:
+    """The ``KERNEL`` of the game package defining ``cls``; ``None`` when the package has no
+    ``kernel.py``, or (with a warning) when numba cannot be imported."""
     package = cls.__module__.rpartition(".")[0]
     name = f"{package}.kernel"
+    if not package or importlib.util.find_spec(name) is None:
+        return None
     try:
         module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name in (name, "numba"):
-            return None  # no kernel for this game, or numba is not installed
-        raise
+    except ImportError as exc:  # numba missing or incompatible: the Python engine plays
+        warnings.warn(f"{name}: compiled kernels unavailable ({exc}); playing at Python speed", stacklevel=3)
+        return None
     return module.KERNEL

@@ -83,3 +83,26 @@ def test_random_agents_replay_from_their_seed():
     b.reset(9)
     a.reset(9)
     assert a.choose_action(state) == b.choose_action(state) and a.stream == b.stream
+
+
+def test_without_numba_games_play_in_python(tmp_path):
+    """A machine where numba cannot be imported warns once and plays every game in Python."""
+    (tmp_path / "numba.py").write_text("raise ImportError('numba is broken here')\n")
+    code = (
+        "import warnings, tabletop_lab\n"
+        "from tabletop_lab.kernels import playout_kernel\n"
+        "from tabletop_lab.sim import simulate\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    assert playout_kernel(tabletop_lab.load_game('cross_endodoi')) is None\n"
+        "assert 'kernels unavailable' in str(caught[0].message)\n"
+        "df = simulate('cross_endodoi', ['random', 'random'], 20, seed=1, progress=False)\n"
+        "print(df.final.tolist())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT, capture_output=True, text=True)
+    from tabletop_lab.sim import simulate
+
+    assert out.stdout.strip() == str(
+        simulate("cross_endodoi", ["random", "random"], 20, seed=1, progress=False).final.tolist()
+    )
