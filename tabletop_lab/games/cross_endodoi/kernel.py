@@ -168,10 +168,16 @@ def _recorded_game(start, streams, max_actions, ring, max_laps, actions):
 
 
 @njit
-def _rollout(start, budget, stream, ring, max_laps, total):
-    """A random rollout from ``start``: player 0's value, the new stream state, and the status
-    (1 ended, 0 stopped by ``budget``: the value is then the evaluation, ``_LAP_LIMIT``)."""
-    pos = start.copy()
+def _rollout(holes, store0, store1, to_move, budget, stream, ring, max_laps, total):
+    """A random rollout from a position given as a tuple of holes and three ints (cheaper to
+    pass than an array): player 0's value, the new stream state, and the status (1 ended, 0
+    stopped by ``budget``: the value is then the evaluation, ``_LAP_LIMIT``)."""
+    pos = np.empty(_SIZE, np.int64)
+    for h in range(NUM_HOLES):
+        pos[h] = holes[h]
+    pos[_STORES] = store0
+    pos[_STORES + 1] = store1
+    pos[_TO_MOVE] = to_move
     played = 0
     status = 0
     while played < budget:
@@ -271,7 +277,11 @@ class CrossEndodoiKernel:
         if budget <= 0 or state.is_terminal():
             return (state.returns() if state.is_terminal() else state.evaluate()), stream
         game = state.game
-        value, after, status = _rollout(flat(state), budget, np.uint64(stream), *self._rules(game), game.total_seeds)
+        stores = state.stores
+        value, after, status = _rollout(
+            tuple(state.holes), stores[0], stores[1], state.to_move, budget, np.uint64(stream),
+            *self._rules(game), game.total_seeds,
+        )  # fmt: skip
         if status == _LAP_LIMIT:  # let the engine raise its LapLimitError
             from ...kernels import random_rollout
 
