@@ -7,10 +7,12 @@ process, a pool of any size, a Dask cluster, any batch size, and a shorter run's
 
 Games travel in fixed-size batches to ``play_batch``, a pure importable function that
 returns the batch's rows as columns; the parent builds the DataFrame, sorted by game id.
-Batches are collected as they finish, so an interrupted run keeps every finished game. When
-every seat is ``random`` and the game has a compiled kernel (``tabletop_lab.kernels``), the
-kernel plays the batch, with the very rows the Python engine gives (``TABLETOP_KERNELS=0``
-switches it off).
+Each batch plays with its own copies of the agents, so batches running side by side in
+threads never share one. Batches are collected as they finish, so an interrupted run keeps
+every finished game, and so does a run stopped by an agent that raised
+(``AgentError.finished``). When every seat is ``random`` and the game has a compiled kernel
+(``tabletop_lab.kernels``), the kernel plays the batch, with the very rows the Python engine
+gives (``TABLETOP_KERNELS=0`` switches it off).
 
 A row's ``seed`` replays its game alone: ``play_game(game, agents_in_seat_order,
 seed=row.seed)`` resets each seat's agent exactly as the run did.
@@ -31,13 +33,13 @@ import pandas as pd
 
 from ..agents import Agent, RandomAgent, make_agent
 from ..core import TERMINAL, Game, State, canonical_json
-from ..errors import ActionError, IllegalActionError
+from ..errors import ActionError, IllegalActionError, excerpt
 from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayoutKernel, playout_kernel
 from ..records import GameRecord
 from ..streams import MASK64
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
-__all__ = ["simulate", "play_game", "play_batch", "storable", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "play_batch", "storable", "AgentError", "Batch", "SEATS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
@@ -47,6 +49,25 @@ _MASK63 = (1 << 63) - 1
 #: What ``play_batch`` returns per game, as columns.
 _COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
             "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
+
+
+class AgentError(RuntimeError):
+    """An agent raised while choosing an action; the original exception is the ``__cause__``.
+
+    The message and the fields name where: ``game_id`` (None outside ``simulate``), ``seed``,
+    ``seat``, ``agent`` (its label) and ``position`` (an excerpt of the position's notation or
+    JSON). ``simulate`` attaches ``finished``, the DataFrame of the games that finished before
+    the run stopped (``attrs["interrupted"]`` True), as an interrupted run returns it.
+    """
+
+    def __init__(self, message: str, game_id: int | None, seed: int | None, seat: int, agent: str, position: str):
+        super().__init__(message)
+        self.game_id, self.seed, self.seat, self.agent, self.position = game_id, seed, seat, agent, position
+        self.finished: pd.DataFrame | None = None
+
+    def __reduce__(self):  # keeps the fields when a process pool sends the error back
+        fields = (self.args[0], self.game_id, self.seed, self.seat, self.agent, self.position)
+        return type(self), fields, self.__dict__
 
 
 class Batch(NamedTuple):
@@ -99,7 +120,9 @@ def simulate(
 
     Raises ``ValueError`` (before any game is played) for an unknown game, a wrong number of
     agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
-    returns an illegal action, naming the agent, seat, game id and seed.
+    returns an illegal action, naming the agent, seat, game id and seed; ``AgentError`` when an
+    agent raises, naming the same and the position. Both carry the games that finished before
+    as ``error.finished`` (a DataFrame like the one returned, ``attrs["interrupted"]`` True).
     """
     game = resolve_game(game)
     seated = [copy.deepcopy(a) for a in _resolve_agents(agents, game)]
@@ -119,19 +142,28 @@ def simulate(
         Batch(game, tuple(seated), start, game_seeds[start : start + size], arrangements[start : start + size], cap)
         for start in range(0, n_games, size)
     ]
-    done, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
     labels = unique_labels([a.label for a in seated])
-    df = _frame(done, game, labels)
-    df.attrs.update(
-        game=game.name,
-        options=dict(game.options),
-        agents=labels,
-        seed=seed,
-        seats=seats,
-        max_actions=cap,
-        n_games=n_games,
-        interrupted=interrupted,
-    )
+
+    def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
+        df = _frame(done, game, labels)
+        df.attrs.update(
+            game=game.name,
+            options=dict(game.options),
+            agents=labels,
+            seed=seed,
+            seats=seats,
+            max_actions=cap,
+            n_games=n_games,
+            interrupted=interrupted,
+        )
+        return df
+
+    try:
+        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
+    except (AgentError, IllegalActionError) as exc:
+        exc.finished = frame(getattr(exc, "finished_rows", []), True)
+        raise
+    df = frame(done, interrupted)
     if interrupted:
         warnings.warn(
             f"simulation interrupted: kept the {len(df)} of {n_games} games that finished", RuntimeWarning, stacklevel=2
@@ -169,10 +201,13 @@ def play_batch(batch: Batch) -> dict[str, Any]:
     """Play the games of ``batch``; their rows as columns (numpy arrays and lists, see ``_frame``).
 
     The rows depend on the batch alone: each agent is reset from the game's seed before every
-    game, so what the agents did before does not matter (they are not copied: copying an
-    agent's random generator costs as much as playing a random game). When every agent is a
-    ``RandomAgent`` and the game has a compiled kernel (``tabletop_lab.kernels``), the kernel
-    plays the batch: the same games from the same random streams, several times faster.
+    game, so what the agents did before does not matter. The batch plays with its own copies of
+    the agents (never shared with a batch running beside it in another thread), copied once per
+    batch: copying an agent's random generator costs as much as playing a random game. When an
+    agent fails, the error carries the columns of the games finished so far as ``finished_rows``
+    (a list of such column dicts). When every agent is a ``RandomAgent`` and the game has a
+    compiled kernel (``tabletop_lab.kernels``), the kernel plays the batch: the same games from
+    the same random streams, several times faster.
     """
     kernel = _kernel_for(batch)
     if kernel is not None:
@@ -188,7 +223,7 @@ def _kernel_for(batch: Batch) -> PlayoutKernel | None:
 def _python_batch(batch: Batch) -> dict[str, Any]:
     """Play the batch's games with the Python engine and the agents."""
     game = batch.game
-    agents = batch.agents
+    agents = copy.deepcopy(batch.agents)
     n_seats = len(agents)
     columns: dict[str, list] = {name: [] for name in _COLUMNS}
     for offset, (seed, arrangement) in enumerate(zip(batch.seeds, batch.arrangements)):
@@ -198,7 +233,11 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
         state = game.new_initial_state()
         first_player = state.current_player()
         _reset(seated, seed)
-        n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        try:
+            n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        except (AgentError, IllegalActionError) as exc:
+            exc.finished_rows = [_arrays(columns, n_seats)]
+            raise
         duration = time.perf_counter() - started
         result = state.result()
         if result is None:
@@ -210,6 +249,11 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
                reason, n_turns, n_moves, n_actions, duration, _final(state))  # fmt: skip
         for name, value in zip(_COLUMNS, row):
             columns[name].append(value)
+    return _arrays(columns, n_seats)
+
+
+def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:
+    """A batch's columns with the numeric ones as numpy arrays."""
     return {
         **columns,
         "game_id": np.array(columns["game_id"], np.int64),
@@ -281,7 +325,10 @@ def _play_out(
                 n_turns += 1
                 mover = player
         agent = seated[player]
-        action = agent.choose_action(state)
+        try:
+            action = agent.choose_action(state)
+        except Exception as exc:
+            raise _agent_error(exc, state, agent, player, game_id, seed, n_actions) from exc
         try:
             apply_action(action)
         except ActionError as exc:
@@ -292,6 +339,22 @@ def _play_out(
             ) from exc
         n_actions += 1
     return n_turns, n_moves, n_actions
+
+
+def _agent_error(
+    exc: Exception, state: State, agent: Agent, seat: int, game_id: int | None, seed: int | None, n_actions: int
+) -> AgentError:
+    where = f"game {game_id} (seed {seed})" if game_id is not None else f"a game (seed {seed})"
+    position = excerpt(_final(state), limit=120)
+    return AgentError(
+        f"agent {agent.label!r} in seat {seat} raised {type(exc).__name__}: {excerpt(str(exc), limit=160)[1:-1]} "
+        f"in {where} after {n_actions} actions, at position {position}",
+        game_id,
+        seed,
+        seat,
+        agent.label,
+        position,
+    )
 
 
 def _final(state: State) -> str:
@@ -352,6 +415,9 @@ def _run(
                 report(_games_in(done))
     except KeyboardInterrupt:
         return done, True
+    except (AgentError, IllegalActionError) as exc:
+        exc.finished_rows = done + getattr(exc, "finished_rows", [])
+        raise
     finally:
         close()
     return done, False
@@ -359,7 +425,7 @@ def _run(
 
 def _run_on(executor: Executor, batches: list[Batch], done: list[dict[str, Any]], report: Callable[[int], Any]) -> None:
     """Submit every batch and collect their columns as batches finish; on any error cancel the
-    rest, and on Ctrl-C also keep the batches that finished meanwhile."""
+    rest, and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile."""
     futures = [executor.submit(play_batch, batch) for batch in batches]
     pending = set(futures)
     try:
@@ -370,7 +436,7 @@ def _run_on(executor: Executor, batches: list[Batch], done: list[dict[str, Any]]
     except BaseException as exc:
         for future in pending:
             future.cancel()
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, (KeyboardInterrupt, AgentError, IllegalActionError)):
             for future in pending:
                 if future.done() and not future.cancelled() and future.exception() is None:
                     done.append(future.result())

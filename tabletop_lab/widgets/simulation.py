@@ -221,6 +221,10 @@ class SimulationPanel(widgets.VBox):
                 if stopped:
                     break
         except Exception as exc:
+            finished = getattr(exc, "finished", None)  # an AgentError keeps the games finished before it
+            if finished is not None and len(finished):
+                finished["game_id"] += sum(len(f) for f in frames)
+                self._show(pd.concat([*frames, finished], ignore_index=True), final=True)
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
             return
