@@ -224,7 +224,9 @@ class SimulationPanel(widgets.VBox):
             finished = getattr(exc, "finished", None)  # an AgentError keeps the games finished before it
             if finished is not None and len(finished):
                 finished["game_id"] += sum(len(f) for f in frames)
-                self._show(pd.concat([*frames, finished], ignore_index=True), final=True)
+                frames.append(finished)
+            if frames:  # earlier chunks count too when the failing chunk finished no game
+                self._show(pd.concat(frames, ignore_index=True), final=True)
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
             return
