@@ -8,21 +8,24 @@
 '5,5,1,0,4,4/4,0,4,4,4,1 0-0 1'
 """
 
-from .core import TERMINAL, Game, GameInfo, Option, Result, State, list_games, load_game, register_game
+from .core import TERMINAL, Game, GameInfo, GameType, Option, Result, State
 from .errors import (
     ActionError,
     ActionSyntaxError,
+    EnumerationLimitError,
     IllegalActionError,
     LapLimitError,
     PositionError,
     RulesError,
 )
 from .records import GameRecord
+from .registry import list_games, load_game, register_game
 
 __all__ = [
     "TERMINAL",
     "Game",
     "GameInfo",
+    "GameType",
     "Option",
     "Result",
     "State",
@@ -32,6 +35,7 @@ __all__ = [
     "register_game",
     "ActionError",
     "ActionSyntaxError",
+    "EnumerationLimitError",
     "IllegalActionError",
     "LapLimitError",
     "PositionError",

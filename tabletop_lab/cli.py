@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import Game, list_games, load_game
+from .core import Game
+from .registry import list_games, load_game
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,7 +11,15 @@ an adapter could register our games there. Two levels of play exist side by side
   people, notation and tests use them. In games whose turns are a single decision the two
   coincide; Sygo growth and Capitals jump chains take several actions per move.
 
-This module imports only the standard library, so ``import tabletop_lab`` stays light.
+A **move** leads from one position to the next. In games that declare
+``GameInfo.multi_action_moves`` a move may take several actions; between them ``mid_turn()``
+holds and the state is not a position (``to_dict()`` refuses it) but the engine's view of the
+turn in progress (``snapshot()``) is. "Not a position" is a different thing from "the same
+player moves again": a player may make several moves in a row (Capitals' transfers before a
+step, Sinomilia's start player setting a card and then playing), each ending on a position.
+
+This module imports only the standard library, so ``import tabletop_lab`` stays light. The
+registry (``load_game``, ``register_game``, ``list_games``) lives in ``registry.py``.
 """
 
 from __future__ import annotations
@@ -22,26 +30,27 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import ActionSyntaxError, IllegalActionError, PositionError, RulesError
+from .errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError
 
 __all__ = [
     "TERMINAL",
     "Option",
     "GameInfo",
+    "GameType",
     "Result",
     "Game",
     "State",
-    "register_game",
-    "load_game",
-    "list_games",
     "canonical_json",
 ]
 
 #: ``current_player()`` at a terminal state (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL = -4
 
-#: Every game the specs define; ``load_game`` names them in its errors.
-SPECIFIED_GAMES = ("cross_endodoi", "sygo", "sinoda", "sinomilia", "capitals")
+#: ``legal_moves()``'s default enumeration limit (an engine parameter, not a rule).
+MOVE_LIMIT = 10_000
+
+INFORMATION = ("perfect", "imperfect")
+UTILITY = ("zero_sum", "general_sum", "team")
 
 
 def canonical_json(obj: Any) -> str:
@@ -91,6 +100,15 @@ def _same_value(value: Any, choice: Any) -> bool:
     return type(value) is type(choice) and value == choice
 
 
+def _loads(cls: type[Game], options: dict[str, Any]) -> bool:
+    """Whether ``cls`` accepts these options together."""
+    try:
+        cls(**options)
+    except ValueError:
+        return False
+    return True
+
+
 def positive_int_or_none(value: Any) -> bool:
     """True for ``None`` or an integer >= 1 (booleans excluded)."""
     return value is None or (type(value) is int and value >= 1)
@@ -106,21 +124,51 @@ def positive_int(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, for menus, documentation and the conformance harness.
+    """What a game is, for menus, documentation, agents and the conformance harness.
 
-    ``max_actions`` is the simulation cap: a random playout longer than this is cut and
-    reported as capped (games without a rule cap, such as Cross-endodoi, are not proven to
-    end). ``teams`` maps a player count to the partition of seats into teams.
+    ``players`` lists the allowed player counts. ``information`` is ``"perfect"`` or
+    ``"imperfect"`` (some player cannot see everything); ``utility`` is ``"zero_sum"`` (two
+    players, one's gain the other's loss), ``"general_sum"`` (several players, each for
+    themselves) or ``"team"`` (teammates share a result). ``multi_action_moves`` says a move may
+    take several actions (see the module docstring). ``max_actions`` is the simulation cap: a
+    random playout longer than this is cut and reported as capped.
     """
 
     name: str
     title: str
     summary: str
     players: tuple[int, ...]
-    perfect_information: bool = True
+    information: str = "perfect"
+    utility: str = "zero_sum"
+    multi_action_moves: bool = False
     has_notation: bool = False
     max_actions: int = 1000
     player_names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.information not in INFORMATION:
+            raise RulesError(f"{self.name}: information must be one of {INFORMATION}, got {self.information!r}")
+        if self.utility not in UTILITY:
+            raise RulesError(f"{self.name}: utility must be one of {UTILITY}, got {self.utility!r}")
+
+    @property
+    def perfect_information(self) -> bool:
+        return self.information == "perfect"
+
+
+@dataclass(frozen=True)
+class GameType:
+    """A game's type under one rules config, as OpenSpiel's ``GameType``: what agents check."""
+
+    information: str
+    utility: str
+    min_players: int
+    max_players: int
+    num_players: int
+
+    @property
+    def perfect_information(self) -> bool:
+        return self.information == "perfect"
 
 
 # ----------------------------------------------------------------------------- results
@@ -199,7 +247,52 @@ class Game:
 
     @property
     def num_players(self) -> int:
+        """The number of seats; games whose count is an option override this."""
         return self.info.players[0]
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats partitioned into teams (every member of a winning team wins); default: alone."""
+        return tuple((p,) for p in range(self.num_players))
+
+    def team_of(self, player: int) -> int:
+        """The index in ``teams()`` of ``player``'s team."""
+        for index, team in enumerate(self.teams()):
+            if player in team:
+                return index
+        raise ValueError(f"{self.name}: no seat {player!r}")
+
+    @property
+    def utility(self) -> str:
+        """``info.utility``, unless the options change it (free-for-all against team play)."""
+        return self.info.utility
+
+    @property
+    def game_type(self) -> GameType:
+        return GameType(
+            self.info.information, self.utility, min(self.info.players), max(self.info.players), self.num_players
+        )
+
+    @classmethod
+    def harness_configs(cls) -> list[dict[str, Any]]:
+        """The option sets the conformance harness plays: the defaults, each finite option at each
+        other value, and every option at its last listed value at once (when that loads).
+
+        Games override this to add combinations whose options need each other (Sinoda's
+        ``{"players": 4, "teams": "pairs"}``) or to keep big boards out of the harness.
+
+        >>> from tabletop_lab import load_game
+        >>> type(load_game("cross_endodoi")).harness_configs()[:3]
+        [{}, {'seeds_per_hole': 6}, {'skip_origin': True}]
+        """
+        variants: list[dict[str, Any]] = [{}]
+        for spec in cls.option_specs:
+            for value in spec.choices or ():
+                if not _same_value(value, spec.default) and _loads(cls, {spec.name: value}):
+                    variants.append({spec.name: value})
+        changed = {k: v for variant in variants[1:] for k, v in variant.items()}
+        if len(variants) > 2 and _loads(cls, changed):
+            variants.append(changed)
+        return variants
 
     def new_initial_state(self) -> State:
         raise NotImplementedError
@@ -211,8 +304,8 @@ class Game:
     def state_from_json(self, text: str) -> State:
         try:
             data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise PositionError(f"{self.name}: position is not valid JSON: {exc}") from None
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise PositionError(f"{self.name}: position is not valid JSON: {str(exc)[:120]}") from None
         return self.state_from_dict(data)
 
     def state_from_notation(self, text: str) -> State:
@@ -266,6 +359,7 @@ class State:
         self.game = game
         self._history: list[int] = []
         self._start = start  # the position play started from, if not the initial one
+        self._move_start = 0  # index in _history where the current move began
 
     # --- the rules hooks ---------------------------------------------------------------
 
@@ -301,8 +395,36 @@ class State:
         raise NotImplementedError
 
     def _key(self) -> tuple:
-        """A hashable value that two states share exactly when they are the same position."""
+        """A hashable value that two states share exactly when they are the same state; mid-turn,
+        it includes the turn's progress (search merges transpositions by it)."""
         raise NotImplementedError
+
+    # --- hooks of games whose moves take several actions ---------------------------------
+
+    def mid_turn(self) -> bool:
+        """True while a move of several actions is in progress: the state is not a position."""
+        return False
+
+    def _move_actions(self, text: str) -> list[int]:
+        """The actions that play the whole move ``text`` from this position, in a legal order.
+
+        Raise ``ActionSyntaxError`` for a malformed move and ``IllegalActionError`` (naming the
+        rule) for one that cannot be played. One action by default.
+        """
+        return [self.string_to_action(text)]
+
+    def _move_string(self, actions: list[int]) -> str:
+        """The canonical string of the completed move made of ``actions``, played from here."""
+        (action,) = actions
+        return self.action_to_string(action)
+
+    def _progress_dict(self) -> dict:
+        """The engine's view of a turn in progress, for displays and records (not a position).
+
+        Games with moves of several actions override this with what a display needs (the board
+        as it stands, the marks of the turn); this default names the move so far.
+        """
+        return {"game": self.game.name, "to_move": self.current_player(), "move_so_far": self.move_in_progress()}
 
     # --- play -----------------------------------------------------------------------------
 
@@ -324,6 +446,8 @@ class State:
             raise IllegalActionError(f"{self.game.name}: {self.action_to_string(action)!r} is illegal: {reason}")
         self._apply(action)
         self._history.append(action)
+        if not self.mid_turn():
+            self._move_start = len(self._history)
 
     def child(self, action: int) -> State:
         """A new state after ``action``; this one is unchanged."""
@@ -359,31 +483,114 @@ class State:
     def history_strings(self) -> list[str]:
         return [self.action_to_string(a) for a in self._history]
 
-    def mid_turn(self) -> bool:
-        """True while a turn of several decisions is in progress (never, in one-decision games)."""
-        return False
-
     def start_position(self) -> dict | None:
         """The position play started from when it was loaded, else ``None`` (the initial one)."""
         return self._start
 
-    # --- whole turns -------------------------------------------------------------------
+    # --- whole moves -------------------------------------------------------------------
 
-    def legal_moves(self) -> list[str]:
-        """Canonical strings of every legal whole turn, in the spec's listing order."""
-        return [self.action_to_string(a) for a in self.legal_actions()]
+    def legal_moves(self, limit: int | None = MOVE_LIMIT) -> list[str]:
+        """Canonical strings of every legal whole move from this position.
+
+        In games of one action per move these are the legal actions' strings, in their order.
+        Otherwise every sequence of actions up to the next position is explored depth first,
+        turns in progress that are the same state (by ``_key()``) explored once, and the moves
+        listed in order of first discovery; games whose spec fixes another order, or that need a
+        faster enumerator, override this. More than ``limit`` moves (``None``: no limit) raises
+        ``EnumerationLimitError``: the engine can still test and play any move given as a string.
+        """
+        if self.mid_turn():
+            raise IllegalActionError(
+                f"{self.game.name}: a move is in progress ({' '.join(self.move_in_progress())}); "
+                "finish it action by action"
+            )
+        if not self.game.info.multi_action_moves:
+            return [self.action_to_string(a) for a in self.legal_actions()]
+        moves: dict[str, None] = {}
+        seen: set = set()
+
+        def walk(state: State, path: list[int]) -> None:
+            for action in state.legal_actions():
+                after = state.child(action)
+                if after.mid_turn():
+                    key = after._key()
+                    if key not in seen:
+                        seen.add(key)
+                        walk(after, path + [action])
+                    continue
+                moves[self._move_string(path + [action])] = None
+                if limit is not None and len(moves) > limit:
+                    raise EnumerationLimitError(
+                        f"{self.game.name}: more than {limit} legal moves here; raise the limit "
+                        "(legal_moves(limit=...)), or play action by action with legal_actions()"
+                    )
+
+        walk(self, [])
+        return list(moves)
 
     def apply_move(self, text: str) -> None:
-        """Play a whole turn given as a string; the state is unchanged on any error."""
-        self.apply_action(self.string_to_action(text))
+        """Play a whole move given as a string; the state is unchanged on any error."""
+        if not isinstance(text, str):
+            raise ActionSyntaxError(
+                f"{self.game.name}: a move is a string such as those of legal_moves(), got {text!r}"
+            )
+        if not self.game.info.multi_action_moves:
+            self.apply_action(self.string_to_action(text))
+            return
+        trial = self._play_move(text)
+        vars(self).update(vars(trial))
 
     def parse_move(self, text: str) -> int:
-        """The action for ``text``, checked to be legal, without playing it."""
+        """The action for ``text``, checked to be legal, without playing it (one-action moves),
+        or, in games of several actions per move, the first action of the move ``text``."""
+        if not isinstance(text, str):
+            raise ActionSyntaxError(
+                f"{self.game.name}: a move is a string such as those of legal_moves(), got {text!r}"
+            )
+        if self.game.info.multi_action_moves:
+            return self._play_move(text).history()[len(self._history)]
         action = self.string_to_action(text)
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(f"{self.game.name}: {text!r} is illegal: {reason}")
         return action
+
+    def _play_move(self, text: str) -> State:
+        """A clone with the whole move ``text`` played, or the engine's error."""
+        if self.mid_turn():
+            raise IllegalActionError(
+                f"{self.game.name}: a move is in progress ({' '.join(self.move_in_progress())}); "
+                "finish it action by action before playing a whole move"
+            )
+        if self.is_terminal():
+            raise IllegalActionError(f"{self.game.name}: {text!r} is illegal: the game is over")
+        trial = self.clone()
+        for action in self._move_actions(text):
+            trial.apply_action(action)
+        if trial.mid_turn():
+            raise IllegalActionError(
+                f"{self.game.name}: {text!r} is not a whole move; it stops after {' '.join(trial.move_in_progress())}"
+            )
+        return trial
+
+    def move_in_progress(self) -> list[str]:
+        """The action strings of the move in progress (empty between moves)."""
+        if not self.mid_turn():
+            return []
+        return [self.action_to_string(a) for a in self._history[self._move_start :]]
+
+    def move_history(self) -> list[str]:
+        """The canonical strings of the completed moves since the start position (replays them)."""
+        start = self.game.state_from_dict(self._start) if self._start is not None else self.game.new_initial_state()
+        moves, path = [], []
+        position = start.clone()
+        for action in self._history[: self._move_start]:
+            path.append(action)
+            start.apply_action(action)
+            if not start.mid_turn():
+                moves.append(position._move_string(path))
+                position, path = start.clone(), []
+        return moves
 
     # --- positions and observations -------------------------------------------------------
 
@@ -394,10 +601,18 @@ class State:
     def notation(self) -> str:
         raise PositionError(f"{self.game.name} has no text notation; use to_json()")
 
+    def snapshot(self) -> dict:
+        """The position (``to_dict()``) between moves, the engine's view of the turn mid-turn.
+
+        Displays, observations and the simulation runner read this; only a position loads back.
+        """
+        return self._progress_dict() if self.mid_turn() else self.to_dict()
+
     def observation(self, player: int) -> dict:
-        """What ``player`` may see; the full position in perfect-information games."""
+        """What ``player`` may see: ``snapshot()`` in perfect-information games; games with hidden
+        information override this to mask what ``player`` may not see."""
         self._check_player(player)
-        return self.to_dict()
+        return self.snapshot()
 
     def resample(self, player: int, rng: Any) -> State:
         """A state ``player`` cannot tell from this one, others' hidden data drawn with ``rng``.
@@ -443,53 +658,7 @@ class State:
         return state_png(self)
 
 
-# ----------------------------------------------------------------------------- registry
-
-_GAMES: dict[str, type[Game]] = {}
-
-
-def register_game(cls: type[Game]) -> type[Game]:
-    """Make ``cls`` loadable by ``load_game(cls.info.name)``; usable as a decorator."""
-    _GAMES[cls.info.name] = cls
-    return cls
-
-
-def load_game(name: str, **options: Any) -> Game:
-    """The game ``name`` under a rules config; missing options take their defaults.
-
-    >>> load_game("cross_endodoi", seeds_per_hole=6).options["seeds_per_hole"]
-    6
-
-    Raises ``RulesError`` for an unknown game, an unknown option or a value out of range.
-    """
-    _import_games()
-    if name not in _GAMES:
-        available = ", ".join(sorted(_GAMES))
-        if name in SPECIFIED_GAMES:
-            raise RulesError(f"game {name!r} is specified but has no engine yet; available: {available}")
-        raise RulesError(f"unknown game {name!r}; available: {available}")
-    return _GAMES[name](**options)
-
-
-def list_games() -> list[dict]:
-    """Each available game: its name, title, players, summary and options with defaults."""
-    _import_games()
-    return [
-        {
-            "name": cls.info.name,
-            "title": cls.info.title,
-            "players": list(cls.info.players),
-            "perfect_information": cls.info.perfect_information,
-            "summary": cls.info.summary,
-            "options": [o.describe() for o in cls.option_specs],
-            "engine_parameters": [o.describe() for o in cls.param_specs],
-        }
-        for cls in (_GAMES[n] for n in SPECIFIED_GAMES if n in _GAMES)
-    ]
-
-
-def _import_games() -> None:
-    from . import games  # noqa: F401  (each game registers itself on import)
+# ----------------------------------------------------------------------------- position helpers
 
 
 def check_keys(data: Any, keys: Iterable[str], game: str) -> None:

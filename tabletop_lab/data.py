@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import State, load_game
+from .core import State
 from .errors import PositionError
+from .registry import load_game
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -21,6 +21,7 @@ __all__ = [
     "ActionSyntaxError",
     "IllegalActionError",
     "LapLimitError",
+    "EnumerationLimitError",
 ]
 
 
@@ -46,3 +47,11 @@ class IllegalActionError(ActionError):
 
 class LapLimitError(RuntimeError):
     """A Cross-endodoi move needed more laps than ``max_laps``; nothing was changed."""
+
+
+class EnumerationLimitError(RuntimeError):
+    """``legal_moves(limit=...)`` found more whole moves than its limit; an engine limit, not a rule.
+
+    Any single move can still be tested and played (``parse_move``, ``apply_move``), and
+    ``legal_actions()`` always offers the action-by-action form of a move.
+    """

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core import State, load_game
+from .core import State
 from .errors import PositionError
+from .registry import load_game
 
 __all__ = ["GameRecord"]
 

@@ -21,9 +21,10 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .core import TERMINAL, Game, State, load_game
-from .errors import ActionError, ActionSyntaxError, PositionError
+from .core import TERMINAL, Game, State
+from .errors import ActionError, ActionSyntaxError, EnumerationLimitError, PositionError
 from .records import GameRecord
+from .registry import load_game
 
 __all__ = ["check_game", "check_state", "option_variants", "playthrough"]
 
@@ -31,25 +32,8 @@ _BAD_MOVE_STRINGS = ("", " ", "1\n", "nonsense", "99999", "-1", "0 0", "\n", "pa
 
 
 def option_variants(name: str) -> list[dict[str, Any]]:
-    """The default config, each finite option at each other value, and all of them changed at once."""
-    game = load_game(name)
-    variants: list[dict[str, Any]] = [{}]
-    for spec in game.option_specs:
-        for value in spec.choices or ():
-            if value != spec.default or type(value) is not type(spec.default):
-                try:
-                    load_game(name, **{spec.name: value})
-                except ValueError:
-                    continue  # needs another option too (e.g. Sinoda teams need players)
-                variants.append({spec.name: value})
-    changed = {k: v for variant in variants[1:] for k, v in variant.items()}
-    if len(variants) > 2:
-        try:
-            load_game(name, **changed)
-            variants.append(changed)  # the last listed value of every option at once
-        except ValueError:
-            pass
-    return variants
+    """The option sets the harness plays for game ``name`` (its ``harness_configs()``)."""
+    return load_game(name).harness_configs()
 
 
 def check_game(
@@ -67,18 +51,29 @@ def check_game(
     """
     cap = max_actions or game.info.max_actions
     starts = [game.new_initial_state()] + [game.load_position(p) for p in positions]
-    report = {"games": 0, "states": 0}
+    report = {"games": 0, "states": 0, "moves_compared": 0, "moves_too_many": 0, "hidden_varied": 0}
     for index, start in enumerate(itertools.islice(itertools.cycle(starts), n_games)):
         game_seed = seed * 100_003 + index
         trajectory = list(_playout(start, game_seed, cap, report))
         again = [(_trace(s), a) for s, a in _random_trajectory(start, game_seed, cap)]
         _expect(trajectory == again, game, game_seed, len(again), "the same seed replays the same trajectory")
         report["games"] += 1
+    if not game.info.perfect_information:
+        _expect(
+            report["hidden_varied"] > 0,
+            game,
+            seed,
+            0,
+            "resample() varies what is hidden (no resampled state ever differed from the true one)",
+        )
     return report
 
 
-def check_state(state: State, rng: random.Random, where: str = "") -> None:
-    """Every per-state invariant of the API; raises ``AssertionError`` naming the failed check."""
+def check_state(state: State, rng: random.Random, where: str = "") -> int:
+    """Every per-state invariant of the API; raises ``AssertionError`` naming the failed check.
+
+    Returns how many of the players' resampled states differed from this one (hidden data varied).
+    """
 
     def expect(condition: bool, check: str) -> None:
         if not condition:
@@ -99,8 +94,9 @@ def check_state(state: State, rng: random.Random, where: str = "") -> None:
     expect(all(type(a) is int for a in actions), "actions are ints")
     strings = [state.action_to_string(a) for a in actions]
     expect([state.string_to_action(s) for s in strings] == actions, "action strings round-trip")
-    if not state.mid_turn() and not _has_compound_turns(state):
-        expect(state.legal_moves() == strings, "legal_moves() agree with legal_actions() when a turn is one action")
+    if not game.info.multi_action_moves:
+        expect(state.legal_moves() == strings, "legal_moves() agree with legal_actions() when a move is one action")
+    expect(state.mid_turn() == bool(state.move_in_progress()), "move_in_progress() is non-empty exactly mid-turn")
 
     # results
     result = state.result()
@@ -143,12 +139,17 @@ def check_state(state: State, rng: random.Random, where: str = "") -> None:
     expect(pickle.loads(pickle.dumps(state)) == state, "states pickle")
 
     # observations
+    snapshot_dict = state.snapshot()
+    expect(next(iter(snapshot_dict)) == "game", "snapshot() starts with its game")
+    json.dumps(snapshot_dict)
+    varied = 0
     for p in range(n):
         observation = state.observation(p)
         json.dumps(observation)
-        if game.info.perfect_information and not state.mid_turn():
-            expect(observation == state.to_dict(), "a perfect-information observation is the whole position")
+        if game.info.perfect_information:
+            expect(observation == snapshot_dict, "a perfect-information observation is the whole snapshot")
         twin = state.resample(p, rng)
+        varied += twin.snapshot() != snapshot_dict
         expect(twin.observation(p) == observation, f"player {p}'s observation ignores others' hidden data")
         expect(
             twin.information_state_string(p) == state.information_state_string(p),
@@ -172,6 +173,7 @@ def check_state(state: State, rng: random.Random, where: str = "") -> None:
         expect(_snapshot(state) == snapshot, "a clone's moves leave the original unchanged")
         expect(_snapshot(twin) == _snapshot(child), "a state and its clone given the same action stay equal")
     expect(_snapshot(state) == snapshot, "checks left the state unchanged")
+    return varied
 
 
 def playthrough(game: Game, seed: int) -> str:
@@ -184,6 +186,9 @@ def playthrough(game: Game, seed: int) -> str:
     for state, action in _random_trajectory(game.new_initial_state(), seed, game.info.max_actions):
         lines.append(f"state: {_trace(state)}")
         lines.append(f"player: {state.current_player()}")
+        if not game.info.perfect_information:
+            for p in range(game.num_players):
+                lines.append(f"observation {p}: {state.information_state_string(p)}")
         if action is None:
             lines.append(f"result: {json.dumps(state.result().to_dict())}")
             lines.append(f"returns: {state.returns()}")
@@ -200,9 +205,10 @@ def _playout(start: State, seed: int, cap: int, report: dict) -> Iterator[tuple[
     rng = random.Random(seed ^ 0x5EED)
     final = start
     for step, (final, action) in enumerate(_random_trajectory(start, seed, cap)):
-        check_state(final, rng, f"seed {seed} step {step}")
-        if not final.mid_turn() and _has_compound_turns(final):
-            _check_turns(final, f"seed {seed} step {step}")
+        report["hidden_varied"] += check_state(final, rng, f"seed {seed} step {step}")
+        if final.game.info.multi_action_moves and not final.mid_turn() and not final.is_terminal():
+            compared = _check_moves(final, f"seed {seed} step {step}")
+            report["moves_compared" if compared else "moves_too_many"] += 1
         report["states"] += 1
         yield _trace(final), action
     _expect(
@@ -227,43 +233,52 @@ def _random_trajectory(start: State, seed: int, cap: int) -> Iterator[tuple[Stat
 
 
 def _trace(state: State) -> str:
-    return repr(state.history()) if state.mid_turn() else str(state)
+    return json.dumps(state.snapshot(), separators=(",", ":")) if state.mid_turn() else str(state)
 
 
-def _check_turns(state: State, where: str, limit: int = 5000) -> None:
-    """Whole moves and action-by-action turns reach the same positions, with no dead ends."""
-    by_actions: set[str] = set()
-    stack = [state]
+def _check_moves(state: State, where: str, limit: int = 2000) -> bool:
+    """Whole moves and action-by-action moves reach the same positions under the same canonical
+    strings, and every partial move can be completed. Turns in progress that are the same state
+    (by ``_key()``) are explored once, so the orders of one set of actions cost nothing extra.
+    Returns False (checking only what it reached) when there are more than ``limit`` moves."""
+    game = state.game
+    by_actions: dict[str, str] = {}
+    seen: set = set()
+    stack: list[tuple[State, list[int]]] = [(state, [])]
     while stack and len(by_actions) <= limit:
-        partial = stack.pop()
+        partial, path = stack.pop()
         actions = partial.legal_actions()
         _expect(
-            bool(actions) or not partial.mid_turn(),
-            state.game,
-            0,
-            len(partial.history()),
-            f"{where}: a partial turn can be completed",
+            bool(actions) or not partial.mid_turn(), game, 0, len(path), f"{where}: a partial move can be completed"
         )
         for action in actions:
             after = partial.child(action)
-            if after.mid_turn():
-                stack.append(after)
-            else:
-                by_actions.add(after.to_json())
+            if not after.mid_turn():
+                move = state._move_string(path + [action])
+                position = after.to_json()
+                _expect(
+                    by_actions.setdefault(move, position) == position,
+                    game,
+                    0,
+                    len(path),
+                    f"{where}: move {move!r} reaches one position whatever the order of its actions",
+                )
+            elif after._key() not in seen:
+                seen.add(after._key())
+                stack.append((after, path + [action]))
     if stack:
-        return  # too many turns to compare exhaustively here
-    by_moves = set()
-    for move in state.legal_moves():
+        return False
+    try:
+        moves = state.legal_moves(limit=limit)
+    except EnumerationLimitError:
+        return False
+    _expect(len(set(moves)) == len(moves), game, 0, 0, f"{where}: legal_moves() lists each move once")
+    _expect(set(moves) == set(by_actions), game, 0, 0, f"{where}: legal_moves() are the moves built action by action")
+    for move in moves:
         after = state.clone()
         after.apply_move(move)
-        by_moves.add(after.to_json())
-    _expect(
-        by_moves == by_actions,
-        state.game,
-        0,
-        len(state.history()),
-        f"{where}: legal_moves() reach the turns built action by action",
-    )
+        _expect(after.to_json() == by_actions[move], game, 0, 0, f"{where}: apply_move({move!r}) is the same move")
+    return True
 
 
 def _bad_actions(state: State, actions: list[int]) -> list[Any]:
@@ -287,10 +302,6 @@ def _expect_error(state, method, argument, error, snapshot, expect) -> None:
 
 def _snapshot(state: State) -> tuple:
     return (state._key(), tuple(state.history()))
-
-
-def _has_compound_turns(state: State) -> bool:
-    return any(state.child(a).mid_turn() for a in state.legal_actions())
 
 
 def _describe(state: State) -> str:

@@ -1,14 +1,16 @@
-"""The conformance harness over every registered game and option set (tabletop_lab.testing)."""
+"""The conformance harness over every registered game and its harness configs (tabletop_lab.testing),
+the toy test games included: they prove the shared machinery on what the real games need."""
 
 import json
 
 import pytest
 
+import tests.toy_games  # noqa: F401  (registers the toy games)
 from tabletop_lab import list_games, load_game
 from tabletop_lab.data import data_path, load_positions
 from tabletop_lab.testing import check_game, option_variants
 
-CASES = [(g["name"], options) for g in list_games() for options in option_variants(g["name"])]
+CASES = [(g["name"], options) for g in list_games(include_tests=True) for options in option_variants(g["name"])]
 
 
 def saved_positions(name: str, options: dict) -> list[str]:
@@ -28,6 +30,20 @@ def test_random_playouts_keep_every_invariant(name, options):
 
 def test_every_specified_option_set_is_covered():
     assert ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True, "first_player": 1}) in CASES
+    assert ("test_nim", {"actions_per_turn": 2}) in CASES
+
+
+def test_moves_of_several_actions_are_compared_with_whole_moves():
+    report = check_game(load_game("test_nim", actions_per_turn=2, players=3), n_games=5, seed=1)
+    assert report["moves_compared"] > 5 and report["moves_too_many"] == 0
+
+
+def test_harness_catches_a_move_string_that_depends_on_the_order(monkeypatch):
+    """Whole moves must reach what the actions reach: a ``_move_string`` that drops an action fails."""
+    state_class = type(load_game("test_nim").new_initial_state())
+    monkeypatch.setattr(state_class, "_move_string", lambda self, actions: str(actions[0]))
+    with pytest.raises(AssertionError, match="legal_moves|one position"):
+        check_game(load_game("test_nim", actions_per_turn=2), n_games=1, seed=0)
 
 
 def test_harness_catches_a_broken_engine(monkeypatch):

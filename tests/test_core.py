@@ -5,7 +5,18 @@ import pickle
 import pytest
 
 import tabletop_lab
-from tabletop_lab import GameRecord, PositionError, RulesError, list_games, load_game
+from tabletop_lab import (
+    ActionSyntaxError,
+    EnumerationLimitError,
+    GameInfo,
+    GameRecord,
+    GameType,
+    IllegalActionError,
+    PositionError,
+    RulesError,
+    list_games,
+    load_game,
+)
 
 
 def test_unknown_game_names_the_available_ones():
@@ -124,3 +135,70 @@ def test_states_pickle_and_clone_independently():
     copy = pickle.loads(pickle.dumps(state))
     copy.apply_move("2")
     assert state.history() == [] and state.notation() == "3,3,3,3,3,3/3,3,3,3,3,3 0-0 0"
+
+
+# --- moves of several actions, game types, the registry (toy games prove the shared machinery) ---
+
+
+def test_a_whole_move_of_several_actions_is_all_or_nothing():
+    import tests.toy_games  # noqa: F401  (registers the toy games)
+
+    state = load_game("test_nim", pile=10, actions_per_turn=2).new_initial_state()
+    assert state.legal_moves() == ["1 1", "1 2", "2 1", "2 2"]
+    before = state.clone()
+    with pytest.raises(IllegalActionError, match="not a whole move"):
+        state.apply_move("1")  # the turn is two takes
+    with pytest.raises(ActionSyntaxError):
+        state.apply_move("1 x")
+    assert state == before and state.history() == []
+    state.apply_move("2 1")
+    assert state.pile == 7 and state.current_player() == 1 and not state.mid_turn()
+    assert state.move_history() == ["2 1"]
+
+
+def test_a_turn_in_progress_is_not_a_position_but_has_a_snapshot():
+    import tests.toy_games  # noqa: F401
+
+    state = load_game("test_nim", pile=10, actions_per_turn=2).new_initial_state()
+    state.apply_action(2)
+    assert state.mid_turn() and state.move_in_progress() == ["2"]
+    with pytest.raises(PositionError):
+        state.to_dict()
+    assert state.snapshot() == {"game": "test_nim", "pile": 8, "to_move": 0, "taken": 1}
+    assert state.observation(1) == state.snapshot()
+    with pytest.raises(IllegalActionError, match="in progress"):
+        state.legal_moves()
+    assert state.clone() == state
+
+
+def test_legal_moves_refuse_beyond_their_limit():
+    import tests.toy_games  # noqa: F401
+
+    state = load_game("test_nim", pile=10, actions_per_turn=2, max_take=3).new_initial_state()
+    assert len(state.legal_moves()) == 9
+    with pytest.raises(EnumerationLimitError, match="more than 5 legal moves"):
+        state.legal_moves(limit=5)
+
+
+def test_game_type_and_teams_are_declared():
+    import tests.toy_games  # noqa: F401
+
+    cross = load_game("cross_endodoi")
+    assert cross.game_type == GameType("perfect", "zero_sum", 2, 2, 2)
+    assert cross.teams() == ((0,), (1,)) and cross.team_of(1) == 1
+    nim = load_game("test_nim", players=3)
+    assert nim.game_type.num_players == 3 and nim.game_type.utility == "general_sum"
+    with pytest.raises(RulesError, match="information must be"):
+        GameInfo(name="x", title="x", summary="x", players=(2,), information="partial")
+
+
+def test_games_are_discovered_and_core_imports_no_game():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tabletop_lab.core; assert not any(m.startswith('tabletop_lab.games') for m in sys.modules); "
+        "from tabletop_lab import list_games; print([g['name'] for g in list_games()])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "cross_endodoi" in out and "test_" not in out

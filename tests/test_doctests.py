@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["tabletop_lab", "tabletop_lab.core", "tabletop_lab.testing"]
+MODULES = ["tabletop_lab", "tabletop_lab.core", "tabletop_lab.registry", "tabletop_lab.testing"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,4 @@
-"""Two tiny games, for tests only, with what Cross-endodoi lacks: 3 players, turns of several
+"""Two tiny games, for tests only, with what Cross-endodoi lacks: 3 players, moves of several
 actions, and a forced draw. Importing this module registers them; their ``test_`` names never
 collide with real games, and ``list_games()`` (which lists the specified games) ignores them.
 
@@ -28,9 +28,9 @@ from tabletop_lab.core import (
     check_keys,
     non_negative_int,
     positive_int,
-    register_game,
 )
-from tabletop_lab.errors import ActionSyntaxError, IllegalActionError, PositionError
+from tabletop_lab.errors import ActionSyntaxError, PositionError
+from tabletop_lab.registry import register_game
 
 _TAKE = re.compile(r"[1-9][0-9]*")
 
@@ -42,6 +42,8 @@ class NimGame(Game):
         title="Nim (test)",
         summary="Take 1..max_take stones per action; whoever takes the last stone wins.",
         players=(2, 3),
+        utility="general_sum",
+        multi_action_moves=True,
         max_actions=1000,
     )
     option_specs = (
@@ -136,36 +138,20 @@ class NimState(State):
             raise ActionSyntaxError(f"test_nim: {text!r} is not a take of 1..{self.game.options['max_take']} stones")
         return int(text)
 
-    def legal_moves(self) -> list[str]:
-        """Every way to finish the current turn: its takes separated by spaces."""
-        moves = []
-        for action in self.legal_actions():
-            after = self.child(action)
-            if after.is_terminal() or not after.mid_turn():
-                moves.append(str(action))
-            else:
-                moves += [f"{action} {rest}" for rest in after.legal_moves()]
-        return moves
+    def _move_actions(self, text: str) -> list[int]:
+        """A move is its takes separated by single spaces, such as ``"1 2"``."""
+        return [self.string_to_action(part) for part in text.split(" ")]
 
-    def apply_move(self, text: str) -> None:
-        if not isinstance(text, str):
-            raise ActionSyntaxError(f"test_nim: a move is a string of takes such as '1 2', got {text!r}")
-        actions = [self.string_to_action(part) for part in text.split(" ")]
-        if text not in self.legal_moves():
-            raise IllegalActionError(f"test_nim: {text!r} is not a legal turn here; legal: {self.legal_moves()}")
-        for action in actions:
-            self.apply_action(action)
+    def _move_string(self, actions: list[int]) -> str:
+        return " ".join(str(a) for a in actions)
 
     def to_dict(self) -> dict:
         if self.taken:
             raise PositionError("test_nim: a position is between turns; this turn is in progress")
         return {"game": "test_nim", "pile": self.pile, "to_move": self.to_move}
 
-    def observation(self, player: int) -> dict:
-        """Everything is public: the position, plus the actions taken so far in a turn in progress."""
-        self._check_player(player)
-        position = {"game": "test_nim", "pile": self.pile, "to_move": self.to_move}
-        return {**position, "taken": self.taken} if self.taken else position
+    def _progress_dict(self) -> dict:
+        return {"game": "test_nim", "pile": self.pile, "to_move": self.to_move, "taken": self.taken}
 
     def _key(self) -> tuple:
         return (self.pile, self.to_move, self.taken)

@@ -1,4 +1,1 @@
-"""One subpackage per game; importing this package registers every game with ``load_game``."""
-
-from . import cross_endodoi  # noqa: F401
-from . import sinoda  # noqa: F401
+"""One subpackage per game, found by ``tabletop_lab.registry``: a new folder is a new game."""

@@ -9,7 +9,8 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from ..core import Game, load_game
+from ..core import Game
+from ..registry import load_game
 
 __all__ = [
     "Progress",

@@ -24,8 +24,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..agents import Agent, make_agent
-from ..core import Game, State, load_game
+from ..core import Game, State
 from ..errors import IllegalActionError
+from ..registry import load_game
 from .adapter import load_adapter
 from .controls import (
     HUMAN,

@@ -15,7 +15,8 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..core import Game, load_game
+from ..core import Game
+from ..registry import load_game
 from ..render import figure_png
 from .controls import ErrorLog, guarded, seat_picker
 

@@ -119,7 +119,7 @@ def test_a_finished_game_has_no_action_to_choose(agent):
 @pytest.mark.parametrize("agent", all_agents()[1:], ids=lambda a: a.name)
 def test_searching_agents_refuse_hidden_information(agent):
     game = load_game("cross_endodoi")
-    game.info = dataclasses.replace(game.info, perfect_information=False)  # as Sinomilia will declare
+    game.info = dataclasses.replace(game.info, information="imperfect")  # as Sinomilia declares
     with pytest.raises(ValueError, match="hidden information"):
         agent.choose_action(game.new_initial_state())
 

@@ -32,9 +32,9 @@ from ...core import (
     check_int_list,
     check_keys,
     positive_int,
-    register_game,
 )
 from ...errors import ActionSyntaxError, LapLimitError, PositionError
+from ...registry import register_game
 
 NUM_HOLES = 12
 ROW = 6
