@@ -192,7 +192,7 @@ class Board:
         return [vertex_xy(*v) for v in triangle_vertices(*parsed)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def standard_board(players: int, four_player_start: str = "corner") -> Board:
     """The spec's board for ``players`` (radius 3 for 2 players, else radius 5), built once."""
     start = four_player_start if players == 4 else "corner"
@@ -263,7 +263,9 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
     if set(adjacency) != known:
         absent = [c for c in cells if c not in adjacency]
         unknown = sorted(str(c) for c in adjacency if c not in known)
-        raise fail(f"'adjacency' must list every cell once; cells without an entry: {absent[:5]}, unknown: {unknown[:5]}")
+        raise fail(
+            f"'adjacency' must list every cell once; cells without an entry: {absent[:5]}, unknown: {unknown[:5]}"
+        )
     for name, around in adjacency.items():
         if not isinstance(around, list):
             raise fail(f"adjacency[{name!r}] must be a list of cell names")

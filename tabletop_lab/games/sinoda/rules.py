@@ -20,8 +20,9 @@ import math
 from bisect import insort
 from typing import Any, NamedTuple
 
-from ...core import TERMINAL, Game, GameInfo, Option, Result, State, check_keys, register_game
+from ...core import TERMINAL, Game, GameInfo, Option, Result, State, canonical_json, check_keys
 from ...errors import ActionSyntaxError, PositionError, RulesError
+from ...registry import register_game
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, standard_board
 
 __all__ = ["PLAYER_NAMES", "SinodaGame", "SinodaState", "Turn", "TEAM_LAYOUTS"]
@@ -57,6 +58,8 @@ GAME_INFO = GameInfo(
     summary="Four-sided dice on a board of triangles: change a piece's value by one or move it exactly "
     "that many steps along edges, capture opponents by landing on them; 2, 3, 4 or 6 players, teams optional.",
     players=(2, 3, 4, 6),
+    information="perfect",
+    utility="general_sum",
     max_actions=3000,
     player_names=PLAYER_NAMES,
 )
@@ -112,16 +115,23 @@ class SinodaGame(Game):
             board = copy.deepcopy(board)  # the caller's object may change later; the config may not
             self.options["board"] = board
             self.board = Board.from_data(board, players)
-        self.team_of = tuple(next(i for i, team in enumerate(self.teams()) if p in team) for p in range(players))
+        team = [self.team_of(p) for p in range(players)]
         #: friendly[p][o]: whether o is p or p's teammate; index -1 (an empty cell) is never friendly.
-        self.friendly = tuple(
-            tuple(self.team_of[o] == self.team_of[p] for o in range(players)) + (False,) for p in range(players)
-        )
+        self.friendly = tuple(tuple(team[o] == team[p] for o in range(players)) + (False,) for p in range(players))
         self.stride = self.board.size + _FIRST_MOVE
+        self.num_actions = self.board.size * self.stride
+        self.action_strings: dict[int, str] = {}  # filled as actions are named (a cache)
 
     @property
     def num_players(self) -> int:
         return self.options["players"]
+
+    @property
+    def utility(self) -> str:
+        """``"team"`` with teams, ``"zero_sum"`` for two players alone, else ``"general_sum"``."""
+        if self.options["teams"] != "none":
+            return "team"
+        return "zero_sum" if self.num_players == 2 else "general_sum"
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """The seats of each team; everyone alone unless the ``teams`` option says otherwise."""
@@ -253,6 +263,7 @@ class SinodaState(State):
         self.captured = captured
         self.to_move = to_move
         self._last: tuple | None = None  # (player, action, captured) of the latest turn
+        self._seen = (0, "")  # (actions, their strings joined): information_state_string's cache
         self._pieces = [[] for _ in range(game.num_players)]  # cells of each player's pieces, ascending
         self._material = [0] * game.num_players  # sum of the values of each player's pieces on the board
         self._occupied = 0  # bit c set when cell c holds a piece
@@ -287,9 +298,8 @@ class SinodaState(State):
         tied = [p for p, s in enumerate(scores) if s == top]
         most = max(len(self._pieces[p]) for p in tied)
         individual = [p for p in tied if len(self._pieces[p]) == most]
-        team_of = self.game.team_of
-        winning_teams = {team_of[p] for p in individual}
-        winners = tuple(p for p in range(self.game.num_players) if team_of[p] in winning_teams)
+        friendly = self.game.friendly
+        winners = tuple(p for p in range(self.game.num_players) if any(friendly[p][w] for w in individual))
         return Result(winners, tuple(scores), "standard")
 
     def _legal_actions(self) -> list[int]:
@@ -431,21 +441,25 @@ class SinodaState(State):
     # --- action strings ------------------------------------------------------------------
 
     def _decode(self, action: int) -> tuple[int, int]:
-        stride = self.game.stride
-        if type(action) is not int or not 0 <= action < self.game.board.size * stride:
+        if type(action) is not int or not 0 <= action < self.game.num_actions:
             raise ActionSyntaxError(
-                f"sinoda: action {action!r} is out of range; actions are ints 0..{self.game.board.size * stride - 1}"
+                f"sinoda: action {action!r} is out of range; actions are ints 0..{self.game.num_actions - 1}"
             )
-        return divmod(action, stride)
+        return divmod(action, self.game.stride)
 
     def action_to_string(self, action: int) -> str:
-        cell, slot = self._decode(action)
-        names = self.game.board.names
-        if slot == _CHANGE_DOWN:
-            return f"change {names[cell]} -"
-        if slot == _CHANGE_UP:
-            return f"change {names[cell]} +"
-        return f"move {names[cell]} {names[slot - _FIRST_MOVE]}"
+        text = self.game.action_strings.get(action)
+        if text is None:
+            cell, slot = self._decode(action)
+            names = self.game.board.names
+            if slot == _CHANGE_DOWN:
+                text = f"change {names[cell]} -"
+            elif slot == _CHANGE_UP:
+                text = f"change {names[cell]} +"
+            else:
+                text = f"move {names[cell]} {names[slot - _FIRST_MOVE]}"
+            self.game.action_strings[action] = text
+        return text
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -475,9 +489,21 @@ class SinodaState(State):
             "game": "sinoda",
             "players": self.game.num_players,
             "to_move": self.to_move,
-            "pieces": [[names[c], owner[c], value[c]] for c in range(len(owner)) if owner[c] >= 0],
+            "pieces": [[names[c], owner[c], value[c]] for c in sorted([c for cells in self._pieces for c in cells])],
             "captured": [[list(entry) for entry in cap] for cap in self.captured],
         }
+
+    def information_state_string(self, player: int) -> str:
+        """The default's string (the position, then every action's string: all is public), with
+        the history's part extended from the last call instead of rebuilt (long games)."""
+        self._check_player(player)
+        history = self._history
+        done, seen = self._seen if self._seen[0] <= len(history) else (0, "")
+        if done != len(history):
+            new = " ".join(map(self.action_to_string, history[done:]))
+            seen = f"{seen} {new}" if done else new
+            self._seen = (len(history), seen)
+        return f"{canonical_json(self.to_dict())} | {seen}"
 
     def _key(self) -> tuple:
         return (self.to_move, tuple(self.owner), tuple(self.value), tuple(tuple(cap) for cap in self.captured))
