@@ -354,6 +354,8 @@ class SinodaState(State):
         board, me = self.game.board, self.to_move
         name, dname, v = board.names[cell], board.names[dest], self.value[cell]
         target = self.owner[dest]
+        if dest == cell:
+            return f"a move cannot end where it starts ({name}): a path never revisits a cell, the start included (rule 3.1)"
         if target == me:
             return f"{dname} holds {PLAYER_NAMES[me]}'s own piece; a move ends on an empty cell or an opponent's piece (rule 3.1)"
         if target >= 0 and self.game.friendly[me][target]:
@@ -361,10 +363,10 @@ class SinodaState(State):
         masks = board.routes[cell][v].get(dest)
         if masks is None:
             lengths = [k for k in range(1, MAX_VALUE + 1) if dest in board.destinations(cell, k)]
-            away = f" (simple paths of {', '.join(map(str, lengths))} step(s) lead there)" if lengths else ""
+            away = f" (it can be reached in {' or '.join(map(str, lengths))} {_steps(lengths[-1])})" if lengths else ""
             return (
-                f"wrong length: {dname} is not exactly {v} step(s) from {name}{away}; a piece showing {v} moves "
-                f"exactly {v} steps across edges without revisiting a cell (rule 3.1)"
+                f"wrong length: {dname} is not exactly {v} {_steps(v)} from {name}{away}; a piece showing {v} moves "
+                f"exactly {v} {_steps(v)} across edges without revisiting a cell (rule 3.1)"
             )
         if all(self._occupied & mask for mask in masks):
             return (
@@ -608,6 +610,10 @@ class SinodaState(State):
         for cell in self._pieces[player]:
             found.update(self._destinations(cell))
         return found
+
+
+def _steps(count: int) -> str:
+    return "step" if count == 1 else "steps"
 
 
 def _short(value: Any) -> str:
