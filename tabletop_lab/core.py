@@ -261,6 +261,11 @@ class Game:
                 return index
         raise ValueError(f"{self.name}: no seat {player!r}")
 
+    def team_points(self, team: int, scores: list[float]) -> float:
+        """Team ``team``'s points from ``scores()`` for matches: the sum of its members' scores.
+        Games whose scores already give each player the team's value (Capitals) override this."""
+        return sum(scores[p] for p in self.teams()[team])
+
     @property
     def utility(self) -> str:
         """``info.utility``, unless the options change it (free-for-all against team play)."""

@@ -77,20 +77,26 @@ def wilson(k: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
 
 
 def win_rates(df: pd.DataFrame, by: str = "agent") -> pd.DataFrame:
-    """Wins, draws and losses per agent (or per seat with ``by="seat"``), with Wilson CIs.
+    """Wins, draws and losses per agent, per seat (``by="seat"``) or per team (``by="team"``,
+    a team counted once per game, by its index in ``game.teams()``), with Wilson CIs.
 
-    Columns: ``agent`` (or ``seat``), ``wins, draws, losses, n`` (completed games),
+    Columns: ``agent`` (or ``seat``, ``team``), ``wins, draws, losses, n`` (completed games),
     ``score`` (wins + draws/2), ``rate`` (score / n), ``ci_low, ci_high``, ``capped``
-    (games cut by a cap, not in ``n``). Agents keep their order of first appearance.
+    (games cut by a cap, not in ``n``). Agents keep their order of first appearance. With
+    more than two players a fair seat's rate is not 1/2: a win for one of n is 1/n.
     """
-    if by not in ("agent", "seat"):
-        raise ValueError(f"by must be 'agent' or 'seat'; got {by!r}")
+    if by not in ("agent", "seat", "team"):
+        raise ValueError(f"by must be 'agent', 'seat' or 'team'; got {by!r}")
     seats = _seats(df)
+    if by == "team" and "team_0" not in df.columns:
+        raise ValueError("by='team' needs the team_<seat> columns of a simulate() DataFrame")
+    keys = {"agent": lambda s: df[f"agent_{s}"], "seat": lambda s: s, "team": lambda s: df[f"team_{s}"]}
     long = pd.concat(
         [
             pd.DataFrame(
                 {
-                    by: df[f"agent_{s}"] if by == "agent" else s,
+                    "game": df.index,
+                    by: keys[by](s),
                     "ret": df[f"returns_{s}"],
                     "draw": df["draw"],
                     "capped": df["hit_cap"],
@@ -100,11 +106,13 @@ def win_rates(df: pd.DataFrame, by: str = "agent") -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+    if by == "team":  # teammates share one result
+        long = long.drop_duplicates(["game", "team"])
     done = ~long["capped"]
     long["wins"] = done & (long["ret"] > 0)
     long["draws"] = done & long["draw"]
     long["losses"] = done & (long["ret"] < 0)
-    table = long.groupby(by, sort=by == "seat")[["wins", "draws", "losses", "capped"]].sum().astype("int64")
+    table = long.groupby(by, sort=by != "agent")[["wins", "draws", "losses", "capped"]].sum().astype("int64")
     table = table.reset_index()
     return _rated(table)
 
@@ -141,9 +149,11 @@ def balance(df: pd.DataFrame) -> float:
 
 
 def length_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """Game length in turns and in actions over completed games (Ludii's DurationTurns and
-    DurationMoves): ``n, mean, sd, min, q25, median, q75, max`` and ``capped`` (excluded)."""
-    done = df.loc[~df["hit_cap"], ["n_turns", "n_actions"]].astype("float64")
+    """Game length in turns, moves and actions over completed games (Ludii's DurationTurns and
+    DurationMoves): ``n, mean, sd, min, q25, median, q75, max`` and ``capped`` (excluded).
+    A turn is a run of moves by one player; a move may take several actions."""
+    measures = [m for m in ("n_turns", "n_moves", "n_actions") if m in df.columns]
+    done = df.loc[~df["hit_cap"], measures].astype("float64")
     table = done.describe().T.rename(columns={"count": "n", "std": "sd", "25%": "q25", "50%": "median", "75%": "q75"})
     table["n"] = table["n"].astype("int64")
     table["capped"] = int(df["hit_cap"].sum())
@@ -160,7 +170,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         {"metric": "timeout_rate", **timeout_rate(df)},
         {"metric": "balance", "value": balance(df), "n": int((~df["hit_cap"]).sum())},
     ]
-    for measure in ("n_turns", "n_actions"):
+    for measure in lengths.index:
         n, mean, sd = lengths.loc[measure, ["n", "mean", "sd"]]
         half = norm.ppf(0.975) * sd / np.sqrt(n) if n > 1 else np.nan
         rows.append(

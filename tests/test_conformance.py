@@ -5,7 +5,9 @@ import json
 
 import pytest
 
-import tests.toy_games  # noqa: F401  (registers the toy games)
+import tests.toy_games
+import tests.toy_hidden
+import tests.toy_team  # noqa: F401
 from tabletop_lab import list_games, load_game
 from tabletop_lab.data import data_path, load_positions
 from tabletop_lab.testing import check_game, option_variants
@@ -31,6 +33,15 @@ def test_random_playouts_keep_every_invariant(name, options):
 def test_every_specified_option_set_is_covered():
     assert ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True, "first_player": 1}) in CASES
     assert ("test_nim", {"actions_per_turn": 2}) in CASES
+    assert {"test_nim", "test_team", "test_hidden_card"} <= {name for name, _ in CASES}
+
+
+def test_harness_catches_a_resample_that_only_clones(monkeypatch):
+    """Hidden information must really be resampled: a resample() that clones fails the harness."""
+    state_class = type(load_game("test_hidden_card").new_initial_state())
+    monkeypatch.setattr(state_class, "resample", lambda self, player, rng: self.clone())
+    with pytest.raises(AssertionError, match="resample\\(\\) varies what is hidden"):
+        check_game(load_game("test_hidden_card"), n_games=5, seed=0)
 
 
 def test_moves_of_several_actions_are_compared_with_whole_moves():

@@ -5,7 +5,13 @@ import importlib
 
 import pytest
 
-MODULES = ["tabletop_lab", "tabletop_lab.core", "tabletop_lab.registry", "tabletop_lab.testing"]
+MODULES = [
+    "tabletop_lab",
+    "tabletop_lab.core",
+    "tabletop_lab.registry",
+    "tabletop_lab.testing",
+    "tabletop_lab.sim.match",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -57,6 +57,11 @@ class NimGame(Game):
     def num_players(self) -> int:
         return self.options["players"]
 
+    @property
+    def utility(self) -> str:
+        """Two players: one's win is the other's loss; three: each for themselves."""
+        return "zero_sum" if self.num_players == 2 else "general_sum"
+
     def new_initial_state(self) -> NimState:
         return NimState(self, self.options["pile"], 0)
 

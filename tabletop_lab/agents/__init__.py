@@ -1,4 +1,7 @@
-"""Agents: random, greedy (one ply), UCT MCTS and alpha-beta; ``make_agent`` builds one from text.
+"""Agents: random, greedy (one ply), UCT MCTS, alpha-beta and information-set MCTS.
+
+``make_agent`` builds one from text; ``agents_for(game)`` names those that can play a game
+(each agent class says why it cannot, in ``unsupported_reason(game)``).
 
 >>> from tabletop_lab import load_game
 >>> state = load_game("cross_endodoi").new_initial_state()
@@ -9,7 +12,18 @@ True
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent
 from .greedy import GreedyAgent
+from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
-from .registry import AGENTS, make_agent
+from .registry import AGENTS, agents_for, make_agent
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "MCTSAgent", "AlphaBetaAgent", "AGENTS", "make_agent"]
+__all__ = [
+    "Agent",
+    "RandomAgent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "AlphaBetaAgent",
+    "ISMCTSAgent",
+    "AGENTS",
+    "agents_for",
+    "make_agent",
+]

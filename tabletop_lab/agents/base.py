@@ -6,7 +6,7 @@ import math
 import random
 from typing import Any
 
-from ..core import State
+from ..core import Game, State
 
 __all__ = ["Agent", "RandomAgent"]
 
@@ -28,6 +28,23 @@ class Agent:
 
     def choose_action(self, state: State) -> int:
         raise NotImplementedError
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        """Why this agent cannot play ``game`` (under its options), or ``None`` when it can.
+
+        Seat pickers and ``make_agent(spec, game=...)`` offer only agents that return ``None``;
+        ``choose_action`` refuses the others with this reason. The base agent plays anything.
+        """
+        return None
+
+    def _check_supported(self, state: State) -> list[int]:
+        """The legal actions of ``state``; ``ValueError`` when this agent cannot play the game
+        or the game is over."""
+        reason = self.unsupported_reason(state.game)
+        if reason is not None:
+            raise ValueError(f"{type(self).__name__} cannot play {state.game.name}: {reason}")
+        return legal_or_raise(state)
 
     def reset(self, seed: int | None) -> None:
         """Start the agent's randomness afresh from ``seed`` (the runner does this per game)."""
@@ -55,7 +72,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose_action(self, state: State) -> int:
-        actions = legal_or_raise(state)
+        actions = self._check_supported(state)
         return actions[self.rng.randrange(len(actions))]
 
 
@@ -67,13 +84,11 @@ def legal_or_raise(state: State) -> list[int]:
     return actions
 
 
-def require_perfect_information(agent: Agent, state: State) -> None:
-    """Refuse games with hidden information: searching the true state would read secrets."""
-    if not state.game.info.perfect_information:
-        raise ValueError(
-            f"{type(agent).__name__} searches the true state, which in {state.game.name} holds hidden "
-            "information; it only plays perfect-information games"
-        )
+def needs_perfect_information(game: Game) -> str | None:
+    """The reason a search over the true state cannot play ``game``, or ``None``."""
+    if game.game_type.perfect_information:
+        return None
+    return "it searches the true state, which holds hidden information here (use ismcts)"
 
 
 def check_number(owner: str, name: str, value: Any, *, minimum: float, inclusive: bool, integer: bool = False) -> None:

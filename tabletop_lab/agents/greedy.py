@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..core import State
-from .base import Agent, legal_or_raise, require_perfect_information
+from ..core import Game, State
+from .base import Agent, needs_perfect_information
 
 __all__ = ["GreedyAgent"]
 
@@ -12,15 +12,20 @@ class GreedyAgent(Agent):
     """Scores each child by ``evaluate()[mover]`` (``returns()[mover]`` once the game is over)
     and plays a best one; the seeded rng breaks ties.
 
-    In a turn of several actions the child is scored mid-turn, so the agent is as good as the
-    game's evaluation of unfinished turns.
+    Any number of players: each player looks after its own component, and teammates share
+    returns, so a greedy player completes a teammate's win as readily as its own. In a turn of
+    several actions the child is scored mid-turn, so the agent is as good as the game's
+    evaluation of unfinished turns.
     """
 
     name = "greedy"
 
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return needs_perfect_information(game)
+
     def choose_action(self, state: State) -> int:
-        require_perfect_information(self, state)
-        actions = legal_or_raise(state)
+        actions = self._check_supported(state)
         mover = state.current_player()
         best: list[int] = []
         best_value = float("-inf")

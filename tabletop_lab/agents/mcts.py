@@ -1,23 +1,29 @@
-"""UCT Monte Carlo tree search with random rollouts, max-n over any number of players.
+"""UCT Monte Carlo tree search with random rollouts, max-n (or paranoid) over any number of players.
 
-Each simulation clones the root state once, walks down the tree by UCT, adds one node,
-plays uniformly random actions to the end and backs the result up the path. The result is a
-vector with one value per player (``returns()``, or ``evaluate()`` when the rollout reaches the
-game's action cap); every node keeps the total of the component belonging to the player who
-chose the action leading to it, which is the only component its parent ever selects on. So
-the search is max-n: it always follows ``current_player()``, never ply parity, and handles
-turns of several actions, 3-6 players and teams (teammates share returns). A draw is 0 on the
-[-1, 1] scale, half way between a loss and a win.
+Each simulation clones the root state once, walks down by UCT, adds one position, plays
+uniformly random actions to the end and backs the result up the path. The result is a vector
+with one value per player (``returns()``, or ``evaluate()`` when the rollout reaches the game's
+action cap); every edge keeps the total of the component belonging to the player who chose it,
+which is the only component its position ever selects on. So the search is max-n: it always
+follows ``current_player()``, never ply parity, and handles turns of several actions, 3-6
+players and teams (teammates share returns). With ``paranoid=True`` every player outside the
+root player's team instead minimises the root player's component, as one coalition. A draw is
+0 on the [-1, 1] scale, half way between a loss and a win.
+
+Transpositions are merged: positions are nodes of a graph keyed by ``State._key()`` (UCT on
+the DAG: statistics live on the edges, a node's count is the simulations through it), so the
+k! orders of one set of sub-actions in a multi-action turn lead to one node, searched once.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
-from ..core import State
-from .base import Agent, check_number, legal_or_raise, require_perfect_information
+from ..core import Game, State
+from .base import Agent, check_number, needs_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
 
@@ -35,15 +41,23 @@ class MCTSAgent(Agent):
             number of simulations then depends on the machine and its load, so choices are
             **not** reproducible even with a seed.
         c: the UCT exploration constant for returns in [-1, 1]; default ``DEFAULT_C`` (2 sqrt 2).
+        paranoid: the other teams play as one coalition against the root player (default: max-n,
+            each player after its own return).
 
     Rollouts stop after ``game.info.max_actions`` actions counted from the root and score
     ``evaluate()`` there. With a single legal action ``choose_action`` returns it without search.
+    After each search ``stats`` holds ``simulations`` and ``nodes`` (distinct positions in the graph).
     """
 
     name = "mcts"
 
     def __init__(
-        self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None
+        self,
+        seed: int | None = None,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float | None = None,
+        paranoid: bool = False,
     ):
         super().__init__(seed)
         check_number("MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True)
@@ -53,19 +67,30 @@ class MCTSAgent(Agent):
             check_number("MCTSAgent", "c", c, minimum=0, inclusive=True)
         self.iterations = iterations
         self.seconds = seconds
+        if type(paranoid) is not bool:
+            raise ValueError(f"MCTSAgent: paranoid must be True or False, got {paranoid!r}")
         self.c = c
+        self.paranoid = paranoid
+        self.stats: dict[str, int] = {}
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return needs_perfect_information(game)
 
     def settings(self) -> dict[str, Any]:
         budget = {"iterations": self.iterations} if self.seconds is None else {"seconds": self.seconds}
-        return budget if self.c is None else {**budget, "c": self.c}
+        if self.c is not None:
+            budget["c"] = self.c
+        if self.paranoid:
+            budget["paranoid"] = True
+        return budget
 
     def choose_action(self, state: State) -> int:
-        require_perfect_information(self, state)
-        actions = legal_or_raise(state)
+        actions = self._check_supported(state)
         if len(actions) == 1:
             return actions[0]
-        root = self._search(state, actions)
-        best = max(root.children, key=lambda n: (n.visits, n.total / n.visits))
+        root = self._search(state)
+        best = max(root.edges, key=lambda e: (e.visits, e.total / e.visits))
         return best.action
 
     def analyse(self, state: State) -> list[dict]:
@@ -75,17 +100,16 @@ class MCTSAgent(Agent):
         return for the player to move over the simulations through that action, in [-1, 1]
         (``None`` for an action the budget never reached).
         """
-        require_perfect_information(self, state)
-        actions = legal_or_raise(state)
-        root = self._search(state, actions)
+        self._check_supported(state)
+        root = self._search(state)
         rows = [
             {
-                "action": n.action,
-                "move": state.action_to_string(n.action),
-                "visits": n.visits,
-                "value": n.total / n.visits,
+                "action": e.action,
+                "move": state.action_to_string(e.action),
+                "visits": e.visits,
+                "value": e.total / e.visits,
             }
-            for n in root.children
+            for e in root.edges
         ]
         rows += [{"action": a, "move": state.action_to_string(a), "visits": 0, "value": None} for a in root.untried]
         rows.sort(key=lambda row: -row["visits"])
@@ -93,44 +117,73 @@ class MCTSAgent(Agent):
 
     # --- the search -----------------------------------------------------------------------
 
-    def _search(self, root_state: State, actions: list[int]) -> _Node:
+    def _search(self, root_state: State) -> _Node:
         rng = self.rng
         random = rng.random
         c = DEFAULT_C if self.c is None else self.c
         cap = root_state.game.info.max_actions
-        root = _Node(None, None, root_state.current_player(), self._shuffled(actions))
+        reward = self._reward(root_state)
+        table: dict = {}
+        root = self._node(root_state, table)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while self._budget_left(done, deadline):
             done += 1
             state = root_state.clone()
             node = root
-            path = [root]
-            # Selection: descend through fully expanded nodes by UCT on the chooser's component.
-            while not node.untried and node.children:
-                node = _uct_child(node, c)
-                state.apply_action(node.action)
-                path.append(node)
-            # Expansion: one new node, unless the walk ended at a terminal or capped node.
-            if node.untried:
-                action = node.untried.pop()
-                state.apply_action(action)
-                untried = self._shuffled(state.legal_actions()) if len(path) < cap else []
-                child = _Node(action, node.player, state.current_player(), untried)
-                node.children.append(child)
-                path.append(child)
+            nodes = [root]
+            edges: list[_Edge] = []
+            # Selection and expansion: follow UCT through known positions until one is new.
+            while len(edges) < cap:
+                if node.untried:
+                    action = node.untried.pop()
+                    state.apply_action(action)
+                    known = len(table)
+                    child = self._node(state, table)
+                    edge = _Edge(action, child)
+                    node.edges.append(edge)
+                else:
+                    if not node.edges:
+                        break  # the game is over here
+                    edge = _uct_edge(node, c)
+                    state.apply_action(edge.action)
+                    known = None
+                edges.append(edge)
+                node = edge.child
+                nodes.append(node)
+                if known is not None and len(table) > known:
+                    break  # a new position: roll out from it
             # Rollout: uniformly random actions until the end or the cap.
-            depth = len(path) - 1
+            depth = len(edges)
             while depth < cap and not state.is_terminal():
                 legal = state.legal_actions()
                 state.apply_action(legal[int(random() * len(legal))])
                 depth += 1
             values = state.returns() if state.is_terminal() else state.evaluate()
-            root.visits += 1
-            for node in path[1:]:
-                node.visits += 1
-                node.total += values[node.chooser]
+            for position in nodes:
+                position.visits += 1
+            for position, edge in zip(nodes, edges):
+                edge.visits += 1
+                edge.total += reward(values, position.player)
+        self.stats = {"simulations": done, "nodes": len(table)}
         return root
+
+    def _node(self, state: State, table: dict) -> _Node:
+        """The graph's node for ``state``, made (with its actions shuffled) when new."""
+        key = state._key()
+        node = table.get(key)
+        if node is None:
+            node = table[key] = _Node(state.current_player(), self._shuffled(state.legal_actions()))
+        return node
+
+    def _reward(self, state: State) -> Callable[[list[float], int], float]:
+        """How a chooser scores a result: its own component (max-n); or, paranoid, the root
+        player's component, kept by the root player's team and negated by everyone else."""
+        if not self.paranoid:
+            return lambda values, chooser: values[chooser]
+        root = state.current_player()
+        team = state.game.teams()[state.game.team_of(root)]
+        return lambda values, chooser: values[root] if chooser in team else -values[root]
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
         """Whether to run another simulation: ``iterations`` in all, or until the deadline
@@ -141,39 +194,46 @@ class MCTSAgent(Agent):
 
     def _shuffled(self, actions: list[int]) -> list[int]:
         """The actions in seeded random order: expansion pops from the end, and UCT ties go
-        to the first child, so no action is favoured by its place in the legal list."""
+        to the first edge, so no action is favoured by its place in the legal list."""
         actions = list(actions)
         self.rng.shuffle(actions)
         return actions
 
 
 class _Node:
-    """A tree node: the action into it, who chose it, who moves next and its statistics.
+    """A position of the search graph: who moves, actions not tried yet, the edges tried and
+    the number of simulations through it. Terminal positions have neither actions nor edges."""
 
-    ``total`` sums the chooser's component of every result backed up through the node.
-    Children are created one per simulation, from ``untried``.
-    """
+    __slots__ = ("player", "untried", "edges", "visits")
 
-    __slots__ = ("action", "chooser", "player", "untried", "children", "visits", "total")
-
-    def __init__(self, action: int | None, chooser: int | None, player: int, untried: list[int]):
-        self.action = action
-        self.chooser = chooser
+    def __init__(self, player: int, untried: list[int]):
         self.player = player
         self.untried = untried
-        self.children: list[_Node] = []
+        self.edges: list[_Edge] = []
+        self.visits = 0
+
+
+class _Edge:
+    """An action from a node to its child; ``total`` sums the chooser's component of every
+    result backed up through it."""
+
+    __slots__ = ("action", "child", "visits", "total")
+
+    def __init__(self, action: int, child: _Node):
+        self.action = action
+        self.child = child
         self.visits = 0
         self.total = 0.0
 
 
-def _uct_child(node: _Node, c: float) -> _Node:
-    """The child maximising mean value + c * sqrt(ln N / n) for the player choosing at ``node``."""
+def _uct_edge(node: _Node, c: float) -> _Edge:
+    """The edge maximising mean value + c * sqrt(ln N / n) for the player choosing at ``node``."""
     scale = c * math.sqrt(math.log(node.visits))
-    best = node.children[0]
+    best = node.edges[0]
     best_score = float("-inf")
-    for child in node.children:
-        n = child.visits
-        score = child.total / n + scale / math.sqrt(n)
+    for edge in node.edges:
+        n = edge.visits
+        score = edge.total / n + scale / math.sqrt(n)
         if score > best_score:
-            best, best_score = child, score
+            best, best_score = edge, score
     return best

@@ -1,4 +1,4 @@
-"""Agents by name: ``AGENTS`` and ``make_agent("mcts:iterations=200,c=1.4", seed=1)``."""
+"""Agents by name: ``AGENTS``, ``agents_for(game)`` and ``make_agent("mcts:iterations=200,c=1.4", seed=1)``."""
 
 from __future__ import annotations
 
@@ -6,34 +6,50 @@ import inspect
 import re
 from typing import Any
 
+from ..core import Game
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent
 from .greedy import GreedyAgent
+from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
 
-__all__ = ["AGENTS", "make_agent"]
+__all__ = ["AGENTS", "agents_for", "make_agent"]
 
 #: Registry name -> agent class.
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, AlphaBetaAgent)}
+AGENTS: dict[str, type[Agent]] = {
+    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, AlphaBetaAgent, ISMCTSAgent)
+}
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
 
 
-def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
+def agents_for(game: Game) -> list[str]:
+    """The registry names of the agents that can play ``game`` under its options, in ``AGENTS`` order.
+
+    >>> from tabletop_lab import load_game
+    >>> agents_for(load_game("cross_endodoi"))
+    ['random', 'greedy', 'mcts', 'alphabeta', 'ismcts']
+    """
+    return [name for name, cls in AGENTS.items() if cls.unsupported_reason(game) is None]
+
+
+def make_agent(spec: Agent | str, seed: int | None = None, game: Game | None = None) -> Agent:
     """An agent from a spec: an ``Agent`` (returned, reseeded when ``seed`` is given) or a string.
 
     The string is a registry name, optionally followed by ``:`` and ``key=value`` settings
-    separated by commas; values are integers, decimals or ``none``.
+    separated by commas; values are integers, decimals, ``true``, ``false`` or ``none``.
 
     >>> make_agent("mcts:iterations=200,c=1.4", seed=3)
     MCTSAgent(seed=3, iterations=200, c=1.4)
     >>> make_agent("alphabeta:depth=3").label
     'alphabeta(depth=3)'
 
-    Raises ``ValueError`` naming the valid choices for an unknown agent or setting, and the
-    agent's own ``ValueError`` for a value out of range.
+    Raises ``ValueError`` naming the valid choices for an unknown agent or setting, the agent's
+    own ``ValueError`` for a value out of range, and, when ``game`` is given, a ``ValueError``
+    saying why the agent cannot play it and which agents can.
     """
     if isinstance(spec, Agent):
+        _check_plays(type(spec), spec.name, game)
         if seed is not None:
             spec.reset(seed)
         return spec
@@ -44,6 +60,7 @@ def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; valid agents: {', '.join(AGENTS)}")
     cls = AGENTS[name]
+    _check_plays(cls, name, game)
     settings = _parse_settings(text, spec)
     valid = [p for p in inspect.signature(cls).parameters if p != "seed"]
     unknown = [key for key in settings if key not in valid]
@@ -53,6 +70,14 @@ def make_agent(spec: Agent | str, seed: int | None = None) -> Agent:
             f"agent {name!r} has no setting {', '.join(unknown)} (in spec {spec!r}); valid settings: {shown}"
         )
     return cls(seed=seed, **settings)
+
+
+def _check_plays(cls: type[Agent], name: str, game: Game | None) -> None:
+    reason = None if game is None else cls.unsupported_reason(game)
+    if reason is not None:
+        raise ValueError(
+            f"agent {name!r} cannot play {game.name}: {reason}; agents for {game.name}: {', '.join(agents_for(game))}"
+        )
 
 
 def _parse_settings(text: str, spec: str) -> dict[str, Any]:
@@ -69,12 +94,15 @@ def _parse_settings(text: str, spec: str) -> dict[str, Any]:
     return settings
 
 
-def _parse_value(text: str, key: str, spec: str) -> int | float | None:
-    if text.lower() == "none":
+def _parse_value(text: str, key: str, spec: str) -> bool | int | float | None:
+    word = text.lower()
+    if word == "none":
         return None
+    if word in ("true", "false"):
+        return word == "true"
     if _INT.match(text):
         return int(text)
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"agent spec {spec!r}: {key}={text!r} is not a number or 'none'") from None
+        raise ValueError(f"agent spec {spec!r}: {key}={text!r} is not a number, 'true', 'false' or 'none'") from None

@@ -6,6 +6,7 @@
 (20, ['greedy', 'random'])
 """
 
+from .match import match_result, play_match
 from .runner import SEATS, Batch, play_batch, play_game, simulate
 
-__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS", "play_match", "match_result"]

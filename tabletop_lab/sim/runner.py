@@ -79,8 +79,10 @@ def simulate(
     rules' safety cap (``Result.cap_reached``) keeps its result and is also marked ``hit_cap``;
     statistics treat both as timeouts. ``draw`` is True for uncapped games every player shares.
 
-    Columns: ``game_id, game, options, seed, agent_0.., first_player, winners, winner_agents,
-    returns_0.., score_0.., reason, n_turns, n_actions, hit_cap, duration_s, final, draw``.
+    Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
+    ``game.teams()``), first_player, winners, winner_agents, returns_0.., score_0.., reason,
+    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw``. A turn is a run of moves
+    by one player, a move ends on a position, and a move may take several actions.
     ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
     ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
 
@@ -169,7 +171,7 @@ def play_batch(batch: Batch) -> list[tuple]:
         state = game.new_initial_state()
         first_player = state.current_player()
         _reset(seated, seed)
-        n_turns, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
         duration = time.perf_counter() - started
         result = state.result()
         if result is None:
@@ -181,10 +183,9 @@ def play_batch(batch: Batch) -> list[tuple]:
                 result.reason,
                 result.cap_reached,
             )
-        final = state.notation() if game.info.has_notation else state.to_json()
         rows.append(
             (game_id, seed, arrangement, first_player, winners, returns, tuple(state.scores()),
-             reason, n_turns, n_actions, hit_cap, duration, final)
+             reason, n_turns, n_moves, n_actions, hit_cap, duration, _final(state))
         )  # fmt: skip
     return rows
 
@@ -194,20 +195,26 @@ def play_batch(batch: Batch) -> list[tuple]:
 
 def _play_out(
     state: State, seated: list[Agent], max_actions: int, game_id: int | None, seed: int | None
-) -> tuple[int, int]:
-    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns and actions.
+) -> tuple[int, int, int]:
+    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns, moves
+    and actions.
 
-    A turn starts with every action applied while ``mid_turn()`` is False. Kept tight: this
-    loop is most of a random game's cost.
+    A move starts with every action applied while ``mid_turn()`` is False; a turn is a run of
+    moves by one player (Capitals' transfer and step are two moves of one turn). Kept tight:
+    this loop is most of a random game's cost.
     """
     current_player, mid_turn, apply_action = state.current_player, state.mid_turn, state.apply_action
-    n_turns = n_actions = 0
+    n_turns = n_moves = n_actions = 0
+    mover = None
     while n_actions < max_actions:
         player = current_player()
         if player == TERMINAL:
             break
         if not mid_turn():
-            n_turns += 1
+            n_moves += 1
+            if player != mover:
+                n_turns += 1
+                mover = player
         agent = seated[player]
         action = agent.choose_action(state)
         try:
@@ -219,7 +226,14 @@ def _play_out(
                 f"after {n_actions} actions: {exc}"
             ) from exc
         n_actions += 1
-    return n_turns, n_actions
+    return n_turns, n_moves, n_actions
+
+
+def _final(state: State) -> str:
+    """The final position as notation or JSON; a game cut mid-move gives the turn's snapshot."""
+    if state.mid_turn():
+        return canonical_json(state.snapshot())
+    return state.notation() if state.game.info.has_notation else state.to_json()
 
 
 def _reset(seated: list[Agent], seed: int) -> None:
@@ -301,7 +315,7 @@ def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
     rows = sorted(rows, key=lambda row: row[0])
     n = len(labels)
     fields = ("game_id", "seed", "arrangement", "first_player", "winners", "returns", "scores",
-              "reason", "n_turns", "n_actions", "hit_cap", "duration_s", "final")  # fmt: skip
+              "reason", "n_turns", "n_moves", "n_actions", "hit_cap", "duration_s", "final")  # fmt: skip
     col = dict(zip(fields, map(list, zip(*rows)))) if rows else {f: [] for f in fields}
     seats_of = col["arrangement"]
     data: dict[str, Any] = {
@@ -312,6 +326,8 @@ def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
     }
     for s in range(n):
         data[f"agent_{s}"] = [labels[arrangement[s]] for arrangement in seats_of]
+    for s in range(n):
+        data[f"team_{s}"] = pd.array([game.team_of(s)] * len(rows), dtype="int8")
     data["first_player"] = pd.array(col["first_player"], dtype="int64")
     data["winners"] = [list(w) for w in col["winners"]]
     data["winner_agents"] = [[labels[arrangement[s]] for s in w] for w, arrangement in zip(col["winners"], seats_of)]
@@ -321,6 +337,7 @@ def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
         data[f"score_{s}"] = [sc[s] for sc in col["scores"]]
     data["reason"] = col["reason"]
     data["n_turns"] = pd.array(col["n_turns"], dtype="int64")
+    data["n_moves"] = pd.array(col["n_moves"], dtype="int64")
     data["n_actions"] = pd.array(col["n_actions"], dtype="int64")
     data["hit_cap"] = pd.array(col["hit_cap"], dtype="bool")
     data["duration_s"] = pd.array(col["duration_s"], dtype="float64")
@@ -336,7 +353,7 @@ def _resolve_agents(agents: Any, game: Game) -> list[Agent]:
     n = game.num_players
     if len(agents) != n:
         raise ValueError(f"{game.name} has {n} seats, so it needs {n} agents; got {len(agents)}: {list(agents)!r}")
-    return [make_agent(spec) for spec in agents]
+    return [make_agent(spec, game=game) for spec in agents]
 
 
 def _default_batch_size(n_games: int) -> int:

@@ -37,7 +37,7 @@ __all__ = [
 HUMAN = "human"
 
 #: Agent specs offered by the pickers: budgets small enough to answer within a second or so.
-QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3"}
+QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3", "ismcts": "ismcts:iterations=300"}
 
 
 class ErrorLog(widgets.Output):

@@ -1,40 +1,75 @@
-"""Run a simulation from a notebook or Voila app without blocking it: agents per seat, a Run button,
-a progress bar, then win rates with Wilson 95% intervals, first-player advantage and lengths.
+"""The Study shell: simulate games of any game without blocking the page, with results as they come in.
 
-``simulate`` runs in a worker thread; the thread only sets widget values (never ``with output:``,
-which loses output from threads), so the kernel keeps answering clicks meanwhile.
+A ``SimulationPanel`` picks a game (optionally), its rule options, an agent per seat, the number
+of games, a seed and workers; Run plays the games in a worker thread, in chunks, and after each
+chunk refreshes the win rates (Wilson 95% intervals), first-player advantage and lengths; Stop
+ends the run after the games in progress and keeps the finished ones; the rows download as CSV
+or Parquet. The thread only sets widget values (never ``with output:``, which loses output from
+threads), so the kernel keeps answering clicks meanwhile. When the page closes, Voila shuts the
+kernel down and the run with it.
+
+Chunk ``k`` of a run seeded ``s`` is ``simulate(..., seed=SeedSequence(s, spawn_key=(k,)))``, and
+the chunk sizes depend on the number of games only, so the same settings give the same rows.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 import threading
 import time
+import warnings
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import ipywidgets as widgets
+import numpy as np
 from matplotlib.figure import Figure
 
 from ..core import Game
-from ..registry import load_game
+from ..registry import list_games, load_game
 from ..render import figure_png
-from .controls import ErrorLog, guarded, seat_picker
+from .controls import ErrorLog, guarded, option_controls, option_value, seat_picker
 
-__all__ = ["SimulationPanel"]
+__all__ = ["SimulationPanel", "MAX_GAMES", "chunk_sizes"]
 
 PLOT_SIZE = (6.0, 3.2)  # inches, drawn at 100 dpi
+MAX_GAMES = 1_000_000  # per run: a bigger study belongs in a script (tabletop-lab simulate)
+DOWNLOAD_CSV_ROWS = 200_000  # beyond this the CSV data link gets too big for a browser; Parquet only
 _TABLE_STYLE = (
     "<style>.tl-sim-results th, .tl-sim-results td {padding: 2px 10px; text-align: right}"
     " .tl-sim-results {border-collapse: collapse; margin-bottom: 8px}</style>"
 )
+_SEATING = {"rotate": "agents change seats every game", "fixed": "each agent keeps its seat", "random": "shuffled"}
+
+
+def chunk_sizes(n_games: int) -> list[int]:
+    """How a run of ``n_games`` is cut: a small first chunk for early results, then doubling
+    chunks up to a tenth of the run (at least 1 game each).
+
+    >>> chunk_sizes(100)
+    [10, 10, 10, 10, 10, 10, 10, 10, 10, 10]
+    >>> chunk_sizes(1000)[:5], sum(chunk_sizes(1000))
+    ([10, 20, 40, 80, 100], 1000)
+    """
+    sizes, size, left = [], 10, n_games
+    largest = max(10, n_games // 10)
+    while left > 0:
+        sizes.append(min(size, left))
+        left -= sizes[-1]
+        size = min(size * 2, largest)
+    return sizes
 
 
 class SimulationPanel(widgets.VBox):
-    """Simulate games of ``game`` between the agents picked per seat (CSS class ``tl-sim``).
+    """Simulate games between the agents picked per seat (CSS class ``tl-sim``).
 
-    After a run, ``results`` holds the DataFrame of ``simulate`` (one row per game). ``run()``
-    starts a run and returns its thread; ``wait()`` joins it and returns the results.
-    Status (``tl-sim-status``): ``idle``, ``running k/n``, ``done: n games in s``.
+    ``choose_game=True`` adds a game picker listing every registered game. ``results`` holds the
+    rows played so far (a ``simulate`` DataFrame). ``run()`` starts a run and returns its thread,
+    ``stop()`` asks it to end, ``wait()`` joins it and returns the results. Status
+    (``tl-sim-status``): ``idle``, ``running k/n, about s left``, ``done: n games in s``,
+    ``stopped: k of n games in s``.
     """
 
     def __init__(
@@ -46,21 +81,23 @@ class SimulationPanel(widgets.VBox):
         n_games: int = 200,
         seed: int = 0,
         workers: int = 1,
+        choose_game: bool = False,
     ):
         super().__init__()
         self.add_class("tl-sim")
         self.game = load_game(game, **(options or {})) if isinstance(game, str) else game
-        n = self.game.num_players
-        agents = ["random", "greedy"][:n] + ["random"] * (n - 2) if agents is None else list(agents)
-        if len(agents) != n:
-            raise ValueError(f"{self.game.name}: agents needs {n} entries (one per seat), got {len(agents)}")
-        names = self.game.info.player_names
-        self.seat_pickers = [
-            seat_picker(i, names[i] if i < len(names) else f"Player {i}", spec, human=False)
-            for i, spec in enumerate(agents)
-        ]
         style = {"description_width": "initial"}
-        self.n_games = widgets.BoundedIntText(value=n_games, min=1, max=10_000_000, description="Games", style=style)
+        games = [(g["title"], g["name"]) for g in list_games()]
+        if self.game.name not in [name for _, name in games]:  # a test game, not in menus
+            games.append((self.game.info.title, self.game.name))
+        self.game_picker = widgets.Dropdown(options=games, value=self.game.name, description="Game")
+        self.game_picker.add_class("tl-sim-game")
+        self.game_picker.observe(lambda change: self._ui(self._on_game), names="value")
+        self.options_box = widgets.HBox()
+        self.options_box.add_class("tl-sim-options")
+        self.seats_box = widgets.HBox()
+        self.seats_box.add_class("tl-sim-seat-box")
+        self.n_games = widgets.IntText(value=n_games, description="Games", style=style)
         self.n_games.add_class("tl-sim-games")
         self.seed = widgets.IntText(value=seed, description="Seed", style=style)
         self.seed.add_class("tl-sim-seed")
@@ -69,47 +106,80 @@ class SimulationPanel(widgets.VBox):
         )
         self.workers.add_class("tl-sim-workers")
         self.seats = widgets.Dropdown(
-            options=["rotate", "fixed", "random"], value="rotate", description="Seats", style=style
+            options=[(f"{mode}: {text}", mode) for mode, text in _SEATING.items()],
+            value="rotate",
+            description="Seats",
+            style=style,
         )
         self.seats.add_class("tl-sim-seats")
-        for control in (self.n_games, self.seed, self.workers, self.seats):
+        self.seats.observe(lambda change: self._relabel_seats(), names="value")
+        for control in (self.n_games, self.seed, self.workers):
             control.layout.width = "160px"
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.run_button.add_class("tl-sim-run")
-        self.run_button.on_click(lambda _: self._on_run())
+        self.run_button.on_click(lambda _: self._ui(self.run))
+        self.stop_button = widgets.Button(description="Stop", disabled=True)
+        self.stop_button.add_class("tl-sim-stop")
+        self.stop_button.on_click(lambda _: self._ui(self.stop))
         self.progress = widgets.IntProgress(value=0, min=0, max=n_games, layout=widgets.Layout(width="320px"))
         self.status = widgets.Label("idle")
         self.status.add_class("tl-sim-status")
         self.table = widgets.HTML()
         self.plot = widgets.Image(format="png", layout=widgets.Layout(width=f"{PLOT_SIZE[0] * 100}px", display="none"))
-        self.results_box = widgets.VBox([self.table, self.plot])
+        self.downloads = widgets.HTML()
+        self.downloads.add_class("tl-sim-downloads")
+        self.results_box = widgets.VBox([self.table, self.plot, self.downloads])
         self.results_box.add_class("tl-sim-table")
         self.errors = ErrorLog()
         self.results = None
         self.thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._build_settings(agents)
         self.children = [
-            widgets.HBox(self.seat_pickers),
+            *([self.game_picker] if choose_game else []),
+            self.options_box,
+            self.seats_box,
             widgets.HBox([self.n_games, self.seed, self.workers, self.seats]),
-            widgets.HBox([self.run_button, self.progress, self.status]),
+            widgets.HBox([self.run_button, self.stop_button, self.progress, self.status]),
             self.results_box,
             self.errors,
         ]
 
+    # --- running -------------------------------------------------------------------------
+
     def run(self) -> threading.Thread:
-        """Start a run with the current settings in a thread; refuse while one is running."""
-        if self.thread is not None and self.thread.is_alive():
-            raise ValueError("a simulation is already running")
+        """Start a run with the current settings in a thread; refuse while one is running.
+
+        Raises ``ValueError`` for a count of games outside 1..MAX_GAMES or bad options before
+        anything starts; the run's own errors (an agent that cannot play) go to ``errors``.
+        """
+        if self.running:
+            raise ValueError("a simulation is already running: stop it first")
+        n_games = self.n_games.value
+        if not 1 <= n_games <= MAX_GAMES:
+            raise ValueError(f"Games must be a whole number from 1 to {MAX_GAMES:,}; got {n_games:,}")
+        self.game = self._chosen_game()
         agents = [picker.value for picker in self.seat_pickers]
-        n_games, seed, workers, seats = self.n_games.value, self.seed.value, self.workers.value, self.seats.value
         self.errors.clear()
-        self.run_button.disabled = True
+        self._clear_results()
+        self._stop.clear()
+        self.run_button.disabled, self.stop_button.disabled = True, False
         self.progress.max, self.progress.value = n_games, 0
-        self.status.value = f"running 0/{n_games}"
-        self.thread = threading.Thread(
-            target=self._work, args=(agents, n_games, seed, workers, seats), name="tl-simulation", daemon=True
-        )
+        self.status.value = f"running 0/{n_games:,}"
+        settings = (agents, n_games, self.seed.value, self.workers.value, self.seats.value)
+        self.thread = threading.Thread(target=self._work, args=settings, name="tl-simulation", daemon=True)
         self.thread.start()
         return self.thread
+
+    def stop(self) -> None:
+        """End the run after the games in progress; the finished games are kept."""
+        if self.running:
+            self._stop.set()
+            self.status.value = "stopping after the games in progress…"
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
 
     def wait(self, timeout: float | None = None):
         """Wait for the running simulation (if any) and return ``results``."""
@@ -119,54 +189,179 @@ class SimulationPanel(widgets.VBox):
                 raise TimeoutError(f"the simulation is still running after {timeout} s")
         return self.results
 
-    @guarded
-    def _on_run(self) -> None:
-        self.run()
-
     def _work(self, agents: list, n_games: int, seed: int, workers: int, seats: str) -> None:
-        from ..sim import simulate  # pandas and scipy load on the first run, not with the board
+        import pandas as pd  # pandas and scipy load on the first run, not with the board
+
+        from ..sim import simulate
 
         started = time.perf_counter()
+        frames: list = []
+        pool: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
         try:
-            df = simulate(self.game, agents, n_games, seed=seed, workers=workers, seats=seats, progress=self._progress)
-            table, png = summarise(df)
+            for k, size in enumerate(chunk_sizes(n_games)):
+                done = sum(len(f) for f in frames)
+                chunk_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1, np.uint64)[0] >> 1)
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", "simulation interrupted", RuntimeWarning)
+                    df = simulate(
+                        self.game,
+                        agents,
+                        size,
+                        seed=chunk_seed,
+                        seats=seats,
+                        executor=pool,
+                        progress=lambda finished, _total, base=done: self._progress(base + finished, n_games, started),
+                    )
+                df["game_id"] += done
+                frames.append(df)
+                stopped = self._stop.is_set() or df.attrs["interrupted"]
+                combined = pd.concat(frames, ignore_index=True)
+                combined.attrs.update(df.attrs, seed=seed, n_games=n_games, interrupted=stopped)
+                self._show(combined, final=False)
+                if stopped:
+                    break
         except Exception as exc:
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
             return
         finally:
-            self.run_button.disabled = False
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+            self.run_button.disabled, self.stop_button.disabled = False, True
+        played = sum(len(f) for f in frames)
+        if played:
+            self._show(self.results, final=True)
+        took = time.perf_counter() - started
+        if played < n_games:
+            self.status.value = f"stopped: {played:,} of {n_games:,} games in {took:.1f} s"
+        else:
+            self.status.value = f"done: {played:,} games in {took:.1f} s"
+
+    def _progress(self, done: int, total: int, started: float) -> None:
+        if self._stop.is_set():
+            raise KeyboardInterrupt  # simulate() keeps the games finished so far
+        self.progress.value = done
+        left = (time.perf_counter() - started) / done * (total - done) if done else None
+        self.status.value = f"running {done:,}/{total:,}" + (f", about {_duration(left)} left" if left else "")
+
+    def _show(self, df: Any, final: bool) -> None:
         self.results = df
-        self.table.value = table
+        self.table.value, png = summarise(df)
         self.plot.value = png
         self.plot.layout.display = None  # shown once it has a picture (no broken-image icon before)
-        self.status.value = f"done: {len(df)} games in {time.perf_counter() - started:.1f} s"
+        if final:
+            self.downloads.value = download_links(df, self.game.name)
 
-    def _progress(self, done: int, total: int) -> None:
-        self.progress.value = done
-        self.status.value = f"running {done}/{total}"
+    def _clear_results(self) -> None:
+        self.results = None
+        self.table.value = self.downloads.value = ""
+        self.plot.layout.display = "none"
+
+    # --- settings ------------------------------------------------------------------------
+
+    def _on_game(self) -> None:
+        if self.running:
+            self.game_picker.value = self.game.name
+            raise ValueError("stop the running simulation before changing the game")
+        self.game = load_game(self.game_picker.value)
+        self._build_settings(None)
+
+    def _build_settings(self, agents: list | None) -> None:
+        """Option controls and one agent picker per seat for ``self.game``."""
+        self.option_controls = option_controls(self.game)
+        for control in self.option_controls.values():
+            control.observe(lambda change: self._ui(self._on_option), names="value")
+        self.options_box.children = list(self.option_controls.values())
+        self._build_seats(agents)
+
+    def _build_seats(self, agents: list | None) -> None:
+        n = self.game.num_players
+        agents = (["random", "greedy"] + ["random"] * n)[:n] if agents is None else list(agents)
+        if len(agents) != n:
+            raise ValueError(f"{self.game.name}: agents needs {n} entries (one per seat), got {len(agents)}")
+        self.seat_pickers = [seat_picker(i, "", spec, human=False) for i, spec in enumerate(agents)]
+        self.seats_box.children = self.seat_pickers
+        self._relabel_seats()
+
+    def _relabel_seats(self) -> None:
+        """Seat names when agents keep their seats; "Agent k" (first seat in brackets) otherwise."""
+        names = self.game.info.player_names
+        for i, picker in enumerate(self.seat_pickers):
+            seat = names[i] if i < len(names) else f"Player {i}"
+            picker.description = seat if self.seats.value == "fixed" else f"Agent {i + 1} ({seat} first)"
+            picker.style.description_width = "initial"
+
+    def _on_option(self) -> None:
+        game = self._chosen_game()
+        if game.num_players != self.game.num_players:
+            self.game = game
+            self._build_seats(None)
+        self.game = game
+
+    def _chosen_game(self) -> Game:
+        values = {name: option_value(control) for name, control in self.option_controls.items()}
+        return load_game(self.game.name, **values)
+
+    @guarded
+    def _ui(self, action) -> None:
+        action()
 
 
 def summarise(df: Any) -> tuple[str, bytes]:
-    """HTML tables (win rates with Wilson 95% intervals, first-player advantage, game length)
-    and a PNG plot of the win rates, from a ``simulate`` DataFrame."""
+    """HTML tables (win rates by agent, and by team in team games, with Wilson 95% intervals,
+    first-player advantage, game length) and a PNG plot of the win rates, from a ``simulate``
+    DataFrame."""
     from .. import plots, stats
 
     rates = stats.win_rates(df)
-    shown = rates[["agent", "wins", "draws", "losses", "n"]].copy()
-    shown["rate, draws half (95% CI)"] = [f"{r.rate:.1%} [{r.ci_low:.1%}, {r.ci_high:.1%}]" for r in rates.itertuples()]
+    html = _TABLE_STYLE + f"<h4>Win rates, {len(df):,} games</h4>" + _rates_html(rates, "agent")
+    if "team_0" in df.columns and df.filter(like="team_").iloc[0].nunique() < df.filter(like="agent_").shape[1]:
+        html += "<h4>By team</h4>" + _rates_html(stats.win_rates(df, by="team"), "team")
     first = stats.first_player_advantage(df)
-    html = (
-        _TABLE_STYLE
-        + f"<h4>Win rates, {len(df)} games</h4>"
-        + shown.to_html(index=False, border=0, classes="tl-sim-results")
-        + f"<p>First-player advantage (draws count half): {first['value']:.1%} "
-        f"[{first['ci_low']:.1%}, {first['ci_high']:.1%}], n = {first['n']}</p>"
+    html += (
+        f"<p>First-player advantage (draws count half): {first['value']:.1%} "
+        f"[{first['ci_low']:.1%}, {first['ci_high']:.1%}], n = {first['n']:,}</p>"
         + "<h4>Game length</h4>"
-        + stats.length_summary(df)
+        + _lengths(stats.length_summary(df))
         .reset_index()
         .to_html(index=False, border=0, classes="tl-sim-results", float_format=lambda x: f"{x:.1f}")
     )
     figure = Figure(figsize=PLOT_SIZE, dpi=100, layout="constrained")
     plots.plot_win_rates(rates, ax=figure.add_subplot())
     return html, figure_png(figure)
+
+
+def _lengths(table: Any) -> Any:
+    """The length table without rows that repeat the turns (moves and actions of one-action turns)."""
+    same = [m for m in table.index[1:] if table.loc[m].equals(table.loc["n_turns"])]
+    return table.drop(index=same).rename(index=lambda m: m.removeprefix("n_"))
+
+
+def _rates_html(rates: Any, key: str) -> str:
+    shown = rates[[key, "wins", "draws", "losses", "n"]].copy()
+    shown["rate, draws half (95% CI)"] = [f"{r.rate:.1%} [{r.ci_low:.1%}, {r.ci_high:.1%}]" for r in rates.itertuples()]
+    return shown.to_html(index=False, border=0, classes="tl-sim-results")
+
+
+def download_links(df: Any, name: str) -> str:
+    """Links that download the rows as CSV and Parquet (data URLs: the server serves no files)."""
+    links = []
+    if len(df) <= DOWNLOAD_CSV_ROWS:
+        csv = base64.b64encode(df.to_csv(index=False).encode()).decode("ascii")
+        links.append(f'<a download="{name}.csv" href="data:text/csv;base64,{csv}">Download the rows (CSV)</a>')
+    buffer = io.BytesIO()
+    df.to_parquet(buffer)
+    parquet = base64.b64encode(buffer.getvalue()).decode("ascii")
+    links.append(
+        f'<a download="{name}.parquet" href="data:application/octet-stream;base64,{parquet}">'
+        "Download the rows (Parquet)</a>"
+    )
+    return " · ".join(links)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

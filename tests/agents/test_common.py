@@ -1,13 +1,13 @@
 """What every agent promises: a legal action, the state untouched, seeded reproducibility, pickling."""
 
-import dataclasses
 import pickle
 
 import pytest
 
-import tests.toy_games  # noqa: F401  (registers the test games)
+import tests.toy_games
+import tests.toy_hidden  # noqa: F401
 from tabletop_lab import load_game
-from tabletop_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from tabletop_lab.agents import AGENTS, AlphaBetaAgent, GreedyAgent, ISMCTSAgent, MCTSAgent, RandomAgent
 
 from .play import play
 
@@ -18,6 +18,7 @@ def all_agents(seed=1):
         GreedyAgent(seed=seed),
         MCTSAgent(seed=seed, iterations=60),
         AlphaBetaAgent(seed=seed, depth=3),
+        ISMCTSAgent(seed=seed, iterations=60),
     ]
 
 
@@ -68,7 +69,7 @@ def test_analyse_leaves_the_state_unchanged(agent):
 def test_three_players_and_two_action_turns():
     """Every agent but alpha-beta plays whole games of 3-player, 2-action-turn Nim legally."""
     game = load_game("test_nim", players=3, pile=14, actions_per_turn=2)
-    for agent in all_agents()[:3]:
+    for agent in [a for a in all_agents() if a.name != "alphabeta"]:
         seats = [agent, RandomAgent(seed=2), RandomAgent(seed=3)]
         final = play(game.new_initial_state(), seats)  # apply_action would raise on an illegal choice
         assert final.is_terminal() and len(final.result().winners) == 1
@@ -85,7 +86,7 @@ def test_same_seed_same_game(agent):
     assert histories[0] == histories[1]
 
 
-@pytest.mark.parametrize("agent", all_agents()[:3], ids=lambda a: a.name)
+@pytest.mark.parametrize("agent", [a for a in all_agents() if a.name != "alphabeta"], ids=lambda a: a.name)
 def test_reset_restarts_the_randomness(agent):
     state = load_game("cross_endodoi").new_initial_state()
     first = [agent.choose_action(state) for _ in range(8)]
@@ -116,12 +117,26 @@ def test_a_finished_game_has_no_action_to_choose(agent):
         agent.choose_action(over)
 
 
-@pytest.mark.parametrize("agent", all_agents()[1:], ids=lambda a: a.name)
+@pytest.mark.parametrize(
+    "agent", [a for a in all_agents() if a.name in ("greedy", "mcts", "alphabeta")], ids=lambda a: a.name
+)
 def test_searching_agents_refuse_hidden_information(agent):
-    game = load_game("cross_endodoi")
-    game.info = dataclasses.replace(game.info, information="imperfect")  # as Sinomilia declares
-    with pytest.raises(ValueError, match="hidden information"):
+    game = load_game("test_hidden_card")
+    assert "hidden information" in agent.unsupported_reason(game)
+    with pytest.raises(ValueError, match=f"{type(agent).__name__} cannot play test_hidden_card: .*hidden information"):
         agent.choose_action(game.new_initial_state())
+
+
+@pytest.mark.parametrize("agent", [a for a in all_agents() if a.name in ("random", "ismcts")], ids=lambda a: a.name)
+def test_random_and_ismcts_play_hidden_information(agent):
+    game = load_game("test_hidden_card", deal=7)
+    assert agent.unsupported_reason(game) is None
+    final = play(game.new_initial_state(), [agent, RandomAgent(seed=9)])
+    assert final.is_terminal()
+
+
+def test_every_agent_supports_cross_endodoi():
+    assert all(cls.unsupported_reason(load_game("cross_endodoi")) is None for cls in AGENTS.values())
 
 
 def test_labels_and_reprs_show_the_settings():
@@ -132,3 +147,6 @@ def test_labels_and_reprs_show_the_settings():
     assert repr(MCTSAgent(seed=2, iterations=50)) == "MCTSAgent(seed=2, iterations=50)"
     assert AlphaBetaAgent(depth=3).label == "alphabeta(depth=3)"
     assert AlphaBetaAgent(seconds=2).label == "alphabeta(seconds=2)"
+    assert AlphaBetaAgent(nodes=500).label == "alphabeta(nodes=500)"
+    assert MCTSAgent(iterations=50, paranoid=True).label == "mcts(iterations=50,paranoid=True)"
+    assert ISMCTSAgent(iterations=50).label == "ismcts(iterations=50)"

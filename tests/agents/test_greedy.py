@@ -2,6 +2,7 @@
 
 import pytest
 
+import tests.toy_team  # noqa: F401  (registers the test game)
 from tabletop_lab import load_game
 from tabletop_lab.agents import GreedyAgent, RandomAgent
 
@@ -44,3 +45,22 @@ def test_ties_are_broken_by_the_seed():
 def test_beats_random():
     assert score_against_random(CROSS, GreedyAgent(), n_games=60, seed=1) >= 0.75
     assert score_against_random(CROSS, RandomAgent(), n_games=60, seed=1) < 0.65  # the baseline is not that high
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("teams", ["none", "alternate"])
+def test_completes_its_own_or_a_teammates_win(players, teams):
+    """Every token one step from home: greedy spreads over exactly the winning advances, its own
+    and (in teams) its teammates' tokens."""
+    game = load_game("test_team", players=players, teams=teams)
+    state = game.state_from_dict({"game": "test_team", "tokens": [4] * players, "to_move": 0})
+    mine = {0} if teams == "none" else set(range(0, players, 2))
+    assert {GreedyAgent(seed=s).choose_action(state) for s in range(40)} == {2 * p + k for p in mine for k in (0, 1)}
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "least"), [(3, "none", 0.6), (4, "alternate", 0.7), (6, "alternate", 0.6)]
+)
+def test_beats_random_in_the_team_race(players, teams, least):
+    game = load_game("test_team", players=players, teams=teams)
+    assert score_against_random(game, GreedyAgent(), n_games=30, seed=1) >= least

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-import tests.toy_games  # noqa: F401  (registers the test games)
+import tests.toy_games
+import tests.toy_team  # noqa: F401
 from tabletop_lab import load_game
 from tabletop_lab.agents import MCTSAgent, RandomAgent
 from tabletop_lab.agents.mcts import DEFAULT_C
@@ -27,6 +28,69 @@ def test_wins_more_than_its_share_with_three_players():
 def test_wins_more_than_its_share_with_three_players_and_two_action_turns():
     game = load_game("test_nim", players=3, pile=15, actions_per_turn=2)
     assert score_against_random(game, MCTSAgent(iterations=100), n_games=90, seed=4) >= 0.5
+
+
+#: (players, teams, least score against random): a fair share is 1/players alone, about 1/2 in two teams.
+TEAM_GAMES = [(3, "none", 0.6), (4, "alternate", 0.7), (5, "none", 0.45), (6, "alternate", 0.6)]
+
+
+@pytest.mark.parametrize(("players", "teams", "least"), TEAM_GAMES)
+def test_wins_more_than_its_share_in_the_team_race(players, teams, least):
+    game = load_game("test_team", players=players, teams=teams)
+    assert score_against_random(game, MCTSAgent(iterations=100), n_games=30, seed=1) >= least
+
+
+def race(players, teams, tokens):
+    game = load_game("test_team", players=players, teams=teams)
+    return game.state_from_dict({"game": "test_team", "tokens": tokens, "to_move": 0})
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("teams", ["none", "alternate"])
+def test_completes_its_own_or_a_teammates_win(players, teams):
+    """Every token one step from the goal: player 0 wins by advancing its own token or, in teams,
+    a teammate's (returns are shared); advancing anyone else's loses."""
+    state = race(players, teams, [4] * players)
+    mine = {0} if teams == "none" else set(range(0, players, 2))
+    wins = {a for a in state.legal_actions() if state.child(a).returns()[0] == 1}
+    assert wins == {2 * p + step for p in mine for step in (0, 1)}  # the premise
+    for seed in range(3):
+        assert MCTSAgent(seed=seed, iterations=100).choose_action(state) in wins
+
+
+def test_paranoid_assumes_the_others_gang_up():
+    """A kingmaker: player 2 wins next turn unless player 1, who cannot win, moves player 0's
+    token home. Max-n leaves player 1 indifferent (it loses either way), so bringing player 0
+    near the goal looks hopeful; paranoid search knows player 1 will not help."""
+    state = race(3, "none", [2, 0, 4])
+    for seed in range(2):
+        maxn = MCTSAgent(seed=seed, iterations=1000).analyse(state)
+        paranoid = MCTSAgent(seed=seed, iterations=1000, paranoid=True).analyse(state)
+        assert maxn[0]["move"] in ("0+1", "0+2") and maxn[0]["value"] > -0.5
+        assert all(row["value"] < -0.7 for row in paranoid)
+
+
+def test_paranoid_counts_teammates_in_the_coalition_of_the_root_player():
+    """In two teams paranoid is plain two-sided search: player 0 still completes a teammate's win."""
+    state = race(4, "alternate", [0, 4, 4, 4])
+    assert MCTSAgent(seed=0, iterations=200, paranoid=True).choose_action(state) in (4, 5)
+
+
+def test_transpositions_are_merged():
+    """Nim, two takes of 1-3 per turn: the orders of one turn's takes reach one position, and the
+    search graph holds each position once, while the game tree holds it once per path."""
+    state = load_game("test_nim", pile=8, max_take=3, actions_per_turn=2).new_initial_state()
+    positions, paths = set(), 0
+    stack = [state]
+    while stack:
+        node = stack.pop()
+        paths += 1
+        positions.add(node._key())
+        stack += [node.child(a) for a in node.legal_actions()]
+    assert paths > 5 * len(positions)  # the premise
+    agent = MCTSAgent(seed=0, iterations=3000)
+    agent.choose_action(state)
+    assert agent.stats["simulations"] == 3000 and len(positions) - 2 <= agent.stats["nodes"] <= len(positions)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -115,6 +179,7 @@ def test_default_exploration_constant_suits_returns_in_minus_one_one():
         ({"seconds": "1"}, "seconds must be a number"),
         ({"c": -1}, "c must be a number >= 0"),
         ({"c": float("nan")}, "c must be a number"),
+        ({"paranoid": 1}, "paranoid must be True or False"),
     ],
 )
 def test_bad_settings_are_refused(settings, message):

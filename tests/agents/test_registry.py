@@ -6,18 +6,30 @@ import pytest
 
 import tabletop_lab.agents
 import tabletop_lab.agents.registry
+import tests.toy_games
+import tests.toy_hidden
+import tests.toy_team  # noqa: F401
+from tabletop_lab import load_game
 from tabletop_lab.agents import (
     AGENTS,
     AlphaBetaAgent,
     GreedyAgent,
+    ISMCTSAgent,
     MCTSAgent,
     RandomAgent,
+    agents_for,
     make_agent,
 )
 
 
 def test_every_agent_is_registered_under_its_name():
-    assert AGENTS == {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "alphabeta": AlphaBetaAgent}
+    assert AGENTS == {
+        "random": RandomAgent,
+        "greedy": GreedyAgent,
+        "mcts": MCTSAgent,
+        "alphabeta": AlphaBetaAgent,
+        "ismcts": ISMCTSAgent,
+    }
     for name, cls in AGENTS.items():
         agent = make_agent(name, seed=4)
         assert type(agent) is cls and agent.name == name and agent.seed == 4
@@ -29,6 +41,48 @@ def test_settings_are_parsed():
     assert make_agent(" alphabeta : depth = 3 ").depth == 3
     assert make_agent("mcts:seconds=0.25,c=none").settings() == {"seconds": 0.25}
     assert make_agent("mcts:").iterations == 1000
+    assert make_agent("mcts:paranoid=true").paranoid is True
+    assert make_agent("mcts:paranoid=False").paranoid is False
+    assert make_agent("alphabeta:nodes=500").settings() == {"nodes": 500}
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        (("cross_endodoi", {}), ["random", "greedy", "mcts", "alphabeta", "ismcts"]),
+        (("test_nim", {"players": 3}), ["random", "greedy", "mcts", "ismcts"]),
+        (("test_team", {"players": 4, "teams": "alternate"}), ["random", "greedy", "mcts", "ismcts"]),
+        (("test_hidden_card", {}), ["random", "ismcts"]),
+    ],
+)
+def test_agents_for_a_game_are_those_that_support_it(game, expected):
+    name, options = game
+    assert agents_for(load_game(name, **options)) == expected
+    for agent in expected:
+        assert make_agent(agent, seed=1, game=load_game(name, **options)).name == agent
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        (
+            "alphabeta:depth=2",
+            load_game("test_nim", players=3),
+            "agent 'alphabeta' cannot play test_nim: it searches two-player zero-sum games; this one has 3 "
+            "players .*; agents for test_nim: random, greedy, mcts, ismcts",
+        ),
+        (
+            "mcts",
+            load_game("test_hidden_card"),
+            "agent 'mcts' cannot play test_hidden_card: it searches the true state, which holds hidden "
+            "information here .*; agents for test_hidden_card: random, ismcts",
+        ),
+        (GreedyAgent(seed=1), load_game("test_hidden_card"), "agent 'greedy' cannot play test_hidden_card"),
+    ],
+)
+def test_an_agent_that_cannot_play_the_game_is_refused(spec, game, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, seed=2, game=game)
 
 
 def test_an_agent_is_returned_and_reseeded():
@@ -50,13 +104,13 @@ def test_reseeding_restarts_the_randomness():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("minimax", "unknown agent 'minimax'.*valid agents: random, greedy, mcts, alphabeta"),
+        ("minimax", "unknown agent 'minimax'.*valid agents: random, greedy, mcts, alphabeta, ismcts"),
         ("", "unknown agent ''"),
-        ("mcts:depth=3", "agent 'mcts' has no setting depth.*valid settings: iterations, seconds, c"),
+        ("mcts:depth=3", "agent 'mcts' has no setting depth.*valid settings: iterations, seconds, c, paranoid"),
         ("greedy:depth=3", "agent 'greedy' has no setting depth.*valid settings: none"),
         ("mcts:iterations", "'iterations' is not of the form key=value"),
         ("mcts:iterations=", "not of the form key=value"),
-        ("mcts:iterations=many", "iterations='many' is not a number or 'none'"),
+        ("mcts:iterations=many", "iterations='many' is not a number, 'true', 'false' or 'none'"),
         ("mcts:iterations=1,iterations=2", "'iterations' is given twice"),
         ("mcts:iterations=0", "iterations must be an integer >= 1"),
         ("alphabeta:depth=2.5", "depth must be an integer"),

@@ -139,7 +139,7 @@ def kernel_status(base: str, kernel_id: str) -> int:
 
 def test_gallery_links_every_app(page: Page, voila_url, artifacts, record_timing):
     apps = list_apps()
-    assert {"play_cross_endodoi.ipynb", "study_cross_endodoi.ipynb"} <= {app.notebook for app in apps}
+    assert {"play_cross_endodoi.ipynb", "study.ipynb"} <= {app.notebook for app in apps}
 
     started = time.perf_counter()
     page.goto(app_url(voila_url, LANDING), timeout=GOTO_MS)
@@ -251,7 +251,7 @@ def test_play_refuses_an_opponent_hole(page: Page, voila_url):
 
 
 def test_study_runs_a_simulation(page: Page, voila_url, artifacts, record_timing):
-    seconds = open_app(page, voila_url, "study_cross_endodoi.ipynb")
+    seconds = open_app(page, voila_url, "study.ipynb")
     record_timing("study app: goto to first widget", seconds)
     panel = page.locator(".tl-sim")
     status = panel.locator(".tl-sim-status")
@@ -276,6 +276,43 @@ def test_study_runs_a_simulation(page: Page, voila_url, artifacts, record_timing
     expect(panel.locator(".tl-errors")).to_have_text("")
     page.wait_for_timeout(400)
     page.screenshot(path=artifacts / "study.png", full_page=True)
+
+
+def test_study_stops_on_request_and_when_its_tab_closes(context, voila_url):
+    """Stop keeps the finished games; a run still going when the tab closes ends with its kernel."""
+    page = context.new_page()
+    open_app(page, voila_url, "study.ipynb")
+    panel = page.locator(".tl-sim")
+    status = panel.locator(".tl-sim-status")
+    games = panel.locator(".tl-sim-games input")
+    games.fill("1000000")
+    games.press("Enter")
+    panel.locator(".tl-sim-run").click()
+    expect(status).to_contain_text("left", timeout=STEP_MS)  # running, with an estimate of the time left
+    panel.locator(".tl-sim-stop").click()
+    expect(status).to_contain_text("stopped:", timeout=STEP_MS)
+    expect(panel.locator(".tl-sim-downloads")).to_contain_text("Download the rows")
+
+    panel.locator(".tl-sim-run").click()
+    expect(status).to_contain_text("running", timeout=STEP_MS)
+    kernel = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    page.close(run_before_unload=True)
+    deadline = time.monotonic() + SHUTDOWN_S
+    while kernel_status(voila_url, kernel) != 404 or kernel_processes(kernel):
+        assert time.monotonic() < deadline, f"kernel {kernel} still runs {SHUTDOWN_S} s after its tab closed"
+        time.sleep(0.5)
+
+
+def kernel_processes(kernel_id: str) -> list:
+    """Processes started for the kernel (its connection file names it), children included."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        if any(kernel_id in part for part in proc.info["cmdline"] or ()):
+            found.append(proc)
+            found += proc.children(recursive=True)
+    return [p for p in found if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
 
 
 # ----------------------------------------------------------------------------- kernels

@@ -69,7 +69,7 @@ def test_list_apps_names_the_notebook_with_bad_metadata(root, meta):
 
 def test_the_repository_apps_are_listed_and_link_existing_notebooks():
     apps = list_apps()
-    assert {"play_cross_endodoi.ipynb", "study_cross_endodoi.ipynb"} <= {app.notebook for app in apps}
+    assert {"play_cross_endodoi.ipynb", "study.ipynb"} <= {app.notebook for app in apps}
     for app in apps:
         assert (apps_dir() / app.notebook).is_file()
         assert app.title and app.description

@@ -42,9 +42,9 @@ class IllegalAgent(Agent):
 def test_one_row_per_game_with_the_documented_columns():
     df = run(30)
     assert list(df.columns) == [
-        "game_id", "game", "options", "seed", "agent_0", "agent_1", "first_player", "winners", "winner_agents",
-        "returns_0", "returns_1", "score_0", "score_1", "reason", "n_turns", "n_actions", "hit_cap",
-        "duration_s", "final", "draw",
+        "game_id", "game", "options", "seed", "agent_0", "agent_1", "team_0", "team_1", "first_player", "winners",
+        "winner_agents", "returns_0", "returns_1", "score_0", "score_1", "reason", "n_turns", "n_moves", "n_actions",
+        "hit_cap", "duration_s", "final", "draw",
     ]  # fmt: skip
     assert list(df.game_id) == list(range(30))
     assert (df.game == "cross_endodoi").all()
@@ -257,3 +257,34 @@ def test_each_seat_gets_its_own_seed():
     again = RandomAgent()
     play_game(load_game("cross_endodoi"), [again, RandomAgent()], seed=11)
     assert again.seed == a.seed
+
+
+# ----------------------------------------------------------------------------- toy games: teams, hidden cards
+
+
+def test_team_games_give_identical_rows_with_one_or_two_workers_and_stats_by_team_and_seat():
+    import tests.toy_team  # noqa: F401  (registers test_team)
+    from tabletop_lab import stats
+
+    game = load_game("test_team", players=4, teams="alternate")
+    agents = ["greedy", "random", "random", "random"]
+    one = simulate(game, agents, 40, seed=3, progress=False)
+    two = simulate(game, agents, 40, seed=3, progress=False, workers=2)
+    same_rows(one, two)
+    assert [one[f"team_{s}"].iloc[0] for s in range(4)] == [0, 1, 0, 1]
+    by_team = stats.win_rates(one, by="team")
+    assert by_team["n"].tolist() == [40, 40] and by_team["wins"].sum() == 40  # one team wins each game
+    by_seat = stats.win_rates(one, by="seat")
+    assert by_seat["seat"].tolist() == [0, 1, 2, 3] and by_seat["wins"].sum() == 80  # both members win
+
+
+def test_hidden_information_games_run_with_agents_that_support_them():
+    import tests.toy_hidden  # noqa: F401  (registers test_hidden_card)
+
+    df = simulate("test_hidden_card", ["ismcts:iterations=30", "random"], 10, seed=1, progress=False)
+    assert len(df) == 10 and not df["hit_cap"].any()
+    with pytest.raises(
+        ValueError,
+        match="cannot play test_hidden_card.*hidden information.*agents for test_hidden_card: random, ismcts",
+    ):
+        simulate("test_hidden_card", ["mcts", "random"], 10, progress=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
@@ -125,3 +126,29 @@ def test_round_robin_progress_counts_all_games():
 def test_round_robin_needs_enough_agents():
     with pytest.raises(ValueError, match="at least 3 agents"):
         stats.tournament(AddUpGame(), ["random", "greedy"], 2, progress=False)
+
+
+def test_win_rates_by_team_count_a_team_once_per_game():
+    # four seats in two teams {0, 2} and {1, 3}; team 0 wins twice, team 1 once, one draw, one capped
+    results = [((1, -1, 1, -1), False), ((1, -1, 1, -1), False), ((-1, 1, -1, 1), False), ((0,) * 4, False),
+               ((0,) * 4, True)]  # fmt: skip
+    df = pd.DataFrame(
+        [
+            {
+                **{f"agent_{s}": "A" if s % 2 == 0 else "B" for s in range(4)},
+                **{f"team_{s}": s % 2 for s in range(4)},
+                **{f"returns_{s}": float(r[s]) for s in range(4)},
+                "first_player": 0,
+                "hit_cap": cap,
+                "draw": not cap and r == (0, 0, 0, 0),
+            }
+            for r, cap in results
+        ]
+    )
+    teams = stats.win_rates(df, by="team").set_index("team")
+    assert teams.loc[0, ["wins", "draws", "losses", "n", "capped"]].tolist() == [2, 1, 1, 4, 1]
+    assert teams.loc[1, ["wins", "draws", "losses", "n"]].tolist() == [1, 1, 2, 4]
+    seats = stats.win_rates(df, by="seat")
+    assert seats["n"].tolist() == [4, 4, 4, 4] and seats["wins"].tolist() == [2, 1, 2, 1]
+    with pytest.raises(ValueError, match="by must be"):
+        stats.win_rates(df, by="colour")

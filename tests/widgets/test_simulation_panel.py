@@ -41,3 +41,65 @@ def test_a_failing_run_is_reported():
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="agents needs 2"):
         SimulationPanel(agents=["random"])
+
+
+def test_results_come_in_chunks_and_a_new_run_clears_the_old_ones():
+    panel = SimulationPanel(agents=["random", "random"], n_games=40, seed=1)
+    shown = []
+    panel.table.observe(lambda change: shown.append(change["new"]), names="value")
+    panel.run()
+    df = panel.wait(timeout=120)
+    assert len(df) == 40 and list(df["game_id"]) == list(range(40))
+    assert sum("Win rates, 10 games" in t for t in shown) == 1  # the first chunk's table came first
+    assert "Download the rows (CSV)" in panel.downloads.value and "Parquet" in panel.downloads.value
+    panel.run()
+    assert panel.results is None and panel.downloads.value == ""  # cleared at once
+    assert len(panel.wait(timeout=120)) == 40
+
+
+def test_stop_keeps_the_finished_games():
+    panel = SimulationPanel(agents=["mcts:iterations=50", "random"], n_games=1000, seed=2)
+    panel.run()
+    while panel.results is None:  # the first chunk of 10 games is in
+        panel.thread.join(0.05)
+    panel.stop()
+    df = panel.wait(timeout=120)
+    assert 10 <= len(df) < 1000 and list(df["game_id"]) == list(range(len(df)))
+    assert panel.status.value.startswith(f"stopped: {len(df):,} of 1,000 games")
+    assert not panel.run_button.disabled and panel.stop_button.disabled
+
+
+@pytest.mark.parametrize("count", [0, -5, 10_000_000])
+def test_a_bad_count_of_games_is_refused_with_a_message(count):
+    panel = SimulationPanel(n_games=10)
+    panel.n_games.value = count
+    panel.run_button.click()
+    assert "Games must be a whole number from 1 to 1,000,000" in panel.errors.text
+    assert panel.thread is None and panel.status.value == "idle"
+
+
+def test_the_study_shell_offers_every_game_with_its_options_and_seats():
+    import tests.toy_games  # noqa: F401  (a game whose player count is an option)
+
+    panel = SimulationPanel(choose_game=True)
+    assert panel.game_picker in panel.children
+    assert "cross_endodoi" in [value for _, value in panel.game_picker.options]
+    assert set(panel.option_controls) == {"seeds_per_hole", "skip_origin", "first_player"}
+    assert [p.description for p in panel.seat_pickers] == ["Agent 1 (South first)", "Agent 2 (North first)"]
+    panel.seats.value = "fixed"
+    assert [p.description for p in panel.seat_pickers] == ["South", "North"]
+    panel.option_controls["seeds_per_hole"].value = 6
+    panel.run()
+    assert panel.wait(timeout=120).attrs["options"]["seeds_per_hole"] == 6
+
+
+def test_a_player_count_option_rebuilds_the_seats():
+    import tests.toy_games  # noqa: F401
+
+    panel = SimulationPanel("test_nim")
+    assert len(panel.seat_pickers) == 2
+    panel.option_controls["players"].value = 3
+    assert len(panel.seat_pickers) == 3 and len(panel.seats_box.children) == 3
+    panel.run()
+    df = panel.wait(timeout=120)
+    assert {"agent_2", "team_2"} <= set(df.columns)
