@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import Any, NamedTuple
 
 from ...core import TERMINAL, Game, GameInfo, Option, Result, State, canonical_json, check_keys
@@ -264,6 +264,8 @@ class SinodaState(State):
         self.to_move = to_move
         self._last: tuple | None = None  # (player, action, captured) of the latest turn
         self._seen = (0, "")  # (actions, their strings joined): information_state_string's cache
+        self._legal: list[int] | None = None  # legal_actions() of this position once listed (ascending)
+        self._json: str | None = None  # to_json() of this position once written
         self._pieces = [[] for _ in range(game.num_players)]  # cells of each player's pieces, ascending
         self._material = [0] * game.num_players  # sum of the values of each player's pieces on the board
         self._occupied = 0  # bit c set when cell c holds a piece
@@ -323,9 +325,15 @@ class SinodaState(State):
                 if dest != found and not occupied & mask and not friendly[owner[dest]]:
                     append(base + dest)
                     found = dest
-        return actions
+        self._legal = actions
+        return actions[:]
 
     def _illegal_reason(self, action: int) -> str | None:
+        legal = self._legal
+        if legal is not None and type(action) is int:  # the usual case: an action just listed
+            index = bisect_left(legal, action)
+            if index < len(legal) and legal[index] == action:
+                return None
         cell, slot = self._decode(action)
         if self._end is not None:
             return f"the game is over ({self._end} end, spec 3.2)"
@@ -400,8 +408,12 @@ class SinodaState(State):
             owner[cell], value[cell] = -1, 0
             self._occupied = (self._occupied & ~(1 << cell)) | (1 << dest)
         self._last = (me, action, captured)
+        self._legal = self._json = None
         self.to_move = (me + 1) % self.game.num_players
-        self._end = self._ending()
+        # Only a capture changes piece counts, and only the mover's capture or change down can make
+        # the mover's Sinoda inequality hold (an opponent's capture of p adds to both sides of p's).
+        if captured is not None or (slot == _CHANGE_DOWN and self.game.num_players == 2):
+            self._end = self._ending()
 
     def _ending(self) -> str | None:
         """``"standard"``, ``"sinoda"`` or ``None``: the checks of spec 3.2, in their order."""
@@ -505,7 +517,13 @@ class SinodaState(State):
             new = " ".join(map(self.action_to_string, history[done:]))
             seen = f"{seen} {new}" if done else new
             self._seen = (len(history), seen)
-        return f"{canonical_json(self.to_dict())} | {seen}"
+        return f"{self.to_json()} | {seen}"
+
+    def to_json(self) -> str:
+        """The canonical JSON, kept until the next action (observers and records ask often)."""
+        if self._json is None:
+            self._json = canonical_json(self.to_dict())
+        return self._json
 
     def _key(self) -> tuple:
         return (self.to_move, tuple(self.owner), tuple(self.value), tuple(tuple(cap) for cap in self.captured))

@@ -28,3 +28,13 @@ def moves_of(state, cell: str) -> list[str]:
 
 #: Red's six pieces on their start flower (two-player board), value 1.
 RED_START = {c: (1, 1) for c in ("U-2,0", "U-3,0", "U-2,-1", "D-3,0", "D-2,-1", "D-3,-1")}
+
+#: Five of Red's start pieces (all but U-2,0), for positions that put Red's sixth elsewhere.
+RED_FIVE = {c: (1, 1) for c in ("U-3,0", "U-2,-1", "D-3,0", "D-2,-1", "D-3,-1")}
+
+#: The rulebook's Win by Sinoda example: Blue has captured 9 points, Red 5; Blue has three pieces
+#: left (1, 1, 2); Blue turning the 2 down to 1 wins.
+SINODA_EXAMPLE = {
+    "pieces": {"U2,0": (0, 1), "D1,0": (0, 1), "U1,0": (0, 2), "U-2,0": (1, 1), "U-3,0": (1, 1), "D-3,0": (1, 1)},
+    "captured": [[[1, 4], [1, 4], [1, 1]], [[0, 2], [0, 2], [0, 1]]],
+}

@@ -12,7 +12,7 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from tabletop_lab import IllegalActionError, RulesError, load_game
-from tests.games.sinoda.helpers import RED_START, load, moves_of, position
+from tests.games.sinoda.helpers import RED_START, SINODA_EXAMPLE, load, moves_of, position
 
 # --- the turn: changes ------------------------------------------------------------------------
 
@@ -352,11 +352,7 @@ def test_six_player_pairs_tie_leaves_the_third_team_out():
 
 # --- Win by Sinoda (3.2, Decision 15) --------------------------------------------------------------
 
-# The rulebook's example: Blue has captured 9 points, Red 5; Blue has three pieces left.
-SINODA = {
-    "pieces": {"U2,0": (0, 1), "D1,0": (0, 1), "U1,0": (0, 2), "U-2,0": (1, 1), "U-3,0": (1, 1), "D-3,0": (1, 1)},
-    "captured": [[[1, 4], [1, 4], [1, 1]], [[0, 2], [0, 2], [0, 1]]],
-}
+SINODA = SINODA_EXAMPLE
 
 
 def test_rulebook_win_by_sinoda_example():
