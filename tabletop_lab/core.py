@@ -364,7 +364,8 @@ class State:
         self.game = game
         self._history: list[int] = []
         self._start = start  # the position play started from, if not the initial one
-        self._move_start = 0  # index in _history where the current move began
+        self._move_start = 0  # index in _history where the current move began (moves of several actions)
+        self._multi_action = game.info.multi_action_moves
 
     # --- the rules hooks ---------------------------------------------------------------
 
@@ -451,7 +452,7 @@ class State:
             raise IllegalActionError(f"{self.game.name}: {self.action_to_string(action)!r} is illegal: {reason}")
         self._apply(action)
         self._history.append(action)
-        if not self.mid_turn():
+        if self._multi_action and not self.mid_turn():
             self._move_start = len(self._history)
 
     def child(self, action: int) -> State:
@@ -580,12 +581,15 @@ class State:
 
     def move_in_progress(self) -> list[str]:
         """The action strings of the move in progress (empty between moves)."""
-        if not self.mid_turn():
+        if not self._multi_action or not self.mid_turn():
             return []
         return [self.action_to_string(a) for a in self._history[self._move_start :]]
 
     def move_history(self) -> list[str]:
-        """The canonical strings of the completed moves since the start position (replays them)."""
+        """The canonical strings of the completed moves since the start position (in games of
+        several actions per move, replayed from the start to find where each move ends)."""
+        if not self._multi_action:
+            return self.history_strings()
         start = self.game.state_from_dict(self._start) if self._start is not None else self.game.new_initial_state()
         moves, path = [], []
         position = start.clone()

@@ -202,3 +202,10 @@ def test_games_are_discovered_and_core_imports_no_game():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "cross_endodoi" in out and "test_" not in out
+
+
+def test_move_history_in_a_game_of_one_action_per_move():
+    state = load_game("cross_endodoi").new_initial_state()
+    state.apply_move("2")
+    state.apply_move("8")
+    assert state.move_history() == ["2", "8"] and state.move_in_progress() == []

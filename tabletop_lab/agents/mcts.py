@@ -233,6 +233,8 @@ def _uct_edge(node: _Node, c: float) -> _Edge:
     best_score = float("-inf")
     for edge in node.edges:
         n = edge.visits
+        if n == 0:  # made earlier in this simulation, which came back here through a cycle of positions
+            return edge
         score = edge.total / n + scale / math.sqrt(n)
         if score > best_score:
             best, best_score = edge, score

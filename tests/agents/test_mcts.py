@@ -194,3 +194,14 @@ def test_random_rollouts_use_the_agents_seed_only():
     assert MCTSAgent(seed=1, iterations=200).analyse(state) == first
     assert MCTSAgent(seed=2, iterations=200).analyse(state) != first
     RandomAgent(seed=1)  # other agents' rngs are separate objects
+
+
+def test_a_position_that_comes_back_within_one_simulation_is_searched_without_error():
+    """Cross-endodoi positions can repeat; a simulation that returns to a position through such a
+    cycle meets an edge it made moments before and has not backed up yet (this game divided by
+    its zero visits)."""
+    from tabletop_lab.sim import play_game
+
+    record = play_game("cross_endodoi", ["mcts:iterations=200", "mcts:iterations=200"], seed=1)
+    final = record.replay()  # these two cycle until the simulation cap: the game's repeated positions
+    assert final.is_terminal() or len(record.actions) == final.game.info.max_actions

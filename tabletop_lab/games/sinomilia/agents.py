@@ -1,0 +1,68 @@
+"""Sinomilia agents that read only what their seat may see (``state.observation(me)``).
+
+``HeuristicAgent`` plays toward its own card: it sets mid-range cards, adds chips while the table
+is below its card, passes once it is there, changes its card when the table has run past it,
+and bluffs with moon chips at the rate ``bluff``. Pass instances to ``simulate`` (the shared
+``make_agent`` registry does not list game-specific agents).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...agents import Agent
+from ...core import Game, State
+
+__all__ = ["HeuristicAgent"]
+
+#: The card the agent likes to set: the table most often ends with a few chips on it.
+PREFERRED_CARD = 4
+
+
+class HeuristicAgent(Agent):
+    """Plays toward its card, bluffs with moon chips at rate ``bluff`` (0 to 1)."""
+
+    name = "sinomilia_heuristic"
+
+    def __init__(self, seed: int | None = None, bluff: float = 0.2):
+        super().__init__(seed)
+        if type(bluff) not in (int, float) or not 0 <= bluff <= 1 or math.isnan(bluff):
+            raise ValueError(f"HeuristicAgent: bluff must be a number from 0 to 1, got {bluff!r}")
+        self.bluff = bluff
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return None if game.name == "sinomilia" else "it plays Sinomilia only"
+
+    def settings(self) -> dict:
+        return {"bluff": self.bluff}
+
+    def choose_action(self, state: State) -> int:
+        self._check_supported(state)
+        me = state.current_player()
+        seen = state.observation(me)  # never the true state: the opponent's card stays hidden
+        return state.string_to_action(self._choose(seen, me))
+
+    def _choose(self, seen: dict, me: int) -> str:
+        if seen["phase"] == "set":
+            hand = seen["hands"][me]
+            weights = [math.exp(-abs(k - PREFERRED_CARD) / 1.5) for k in hand]
+            return f"set {self.rng.choices(hand, weights)[0]}"
+        card = seen["set"][me]
+        table = sum(seen["table"])
+        pile = seen["chips"][me]
+        if pile == 0:
+            return "pass"
+        if table < card:  # climb toward the card; a moon chip when one more chip reaches it
+            bluffing = self.rng.random() < self.bluff
+            return "chip moon" if table + 1 == card or bluffing else "chip sun"
+        if table == card:
+            return "pass"
+        if not seen["changed"][me] and pile >= 2:
+            options = seen["hands"][me] + [card]
+            best = min(options, key=lambda k: (abs(k - table), -k))
+            if abs(best - table) + 1 < abs(card - table):
+                return f"change {best}"
+        if table + 1 < 9 and self.rng.random() < self.bluff:
+            return "chip moon"  # a bluff: look strong, threaten to end the round on a pass
+        return "pass"
