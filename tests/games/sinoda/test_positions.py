@@ -7,6 +7,7 @@ import random
 import pytest
 
 from tabletop_lab import ActionSyntaxError, IllegalActionError, PositionError, load_game
+from tabletop_lab.data import load_positions
 from tests.games.sinoda.helpers import load
 
 GAME = load_game("sinoda")
@@ -269,3 +270,30 @@ def test_action_ints_out_of_range_are_syntax_errors():
             state.action_to_string(bad)
     with pytest.raises(ActionSyntaxError):
         state.apply_action(True)
+
+
+# --- curated positions (data/sinoda/positions.json) -----------------------------------------------
+
+
+def test_curated_positions_play_as_described():
+    positions = load_positions("sinoda")
+    opening = positions["opening"].state()
+    assert len(opening.legal_moves()) == 10
+    assert [m for m in opening.legal_moves() if "D2,-1" in m] == ["change D2,-1 +"]  # boxed in
+    example = positions["movement_example"].state()
+    assert [m for m in example.legal_moves() if m.startswith("move U2,0 ")] == [positions["movement_example"].move]
+    sinoda = positions["win_by_sinoda"].state()
+    sinoda.apply_move(positions["win_by_sinoda"].move)
+    assert sinoda.result().reason == "sinoda" and sinoda.result().winners == (0,)
+    capture = positions["capture_a_three"].state()
+    assert "D0,0" not in capture.reachable_cells("U0,0")  # Red's 3 could not take the adjacent 1
+    capture.apply_move(positions["capture_a_three"].move)
+    assert capture.scores() == [3, 0]
+    blocked = positions["teammate_blocks"].state()
+    assert not [m for m in blocked.legal_moves() if m.endswith(" D2,0")]
+    last = positions["last_piece_ends_it"].state()
+    last.apply_move(positions["last_piece_ends_it"].move)
+    assert last.result().winners == (0,) and last.scores() == [5, 0, 2]
+    assert positions["one_piece_each"].state().result().is_draw
+    six = positions["six_triples_midgame"].state()
+    assert six.game.teams() == ((0, 2, 4), (1, 3, 5)) and not six.is_terminal()
