@@ -103,7 +103,7 @@ def board_data(players: int, four_player_start: str = "corner") -> dict[str, Any
 
     >>> data = board_data(2)
     >>> len(data["cells"]), data["cells"][:3], data["adjacency"]["U2,0"], data["seats"][0][:2]
-    (54, ['D-1,-3', 'U0,-3', 'D0,-3'], ['D2,-1', 'D1,0', 'D2,0'], ['U2,0', 'U1,0'])
+    (54, ['D-1,-3', 'U0,-3', 'D0,-3'], ['D2,-1', 'D1,0'], ['U2,0', 'U1,0'])
     """
     radius = 3 if players == 2 else 5
     start = four_player_start if players == 4 else "corner"

@@ -238,3 +238,12 @@ def test_invalid_board_data_raises_rules_error(board, problem):
 def test_seats_must_match_the_player_count():
     with pytest.raises(RulesError, match="per player \\(3\\)"):
         load_game("sinoda", players=3, board=RING)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from tabletop_lab.games.sinoda import geometry
+
+    result = doctest.testmod(geometry)
+    assert result.attempted > 0 and result.failed == 0
