@@ -1,4 +1,4 @@
-"""Sinoda: rules engine (``rules``) and boards as data (``geometry``)."""
+"""Sinoda: rules engine (``rules``), boards as data (``geometry``), renderer (``render``) and board adapter (``board``)."""
 
 from .geometry import Board, board_data, standard_board
 from .rules import PLAYER_NAMES, TEAM_LAYOUTS, SinodaGame, SinodaState, Turn
