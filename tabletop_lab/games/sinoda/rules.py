@@ -15,6 +15,7 @@ order (own pieces in canonical cell order, ``-`` before ``+`` before moves by de
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 from bisect import bisect_left, insort
@@ -311,22 +312,17 @@ class SinodaState(State):
         me = self.to_move
         friendly = game.friendly[me]
         owner, value, occupied = self.owner, self.value, self._occupied
-        paths, stride = game.board.paths, game.stride
+        changes, moves = _action_table(game.board)
         actions = []
         append = actions.append
         for cell in self._pieces[me]:
             v = value[cell]
-            base = cell * stride
-            if v > 1:
-                append(base)
-            if v < MAX_VALUE:
-                append(base + _CHANGE_UP)
-            base += _FIRST_MOVE
-            found = -1  # the latest destination listed; its other paths need no look
-            for dest, mask in paths[cell][v]:
-                if dest != found and not occupied & mask and not friendly[owner[dest]]:
-                    append(base + dest)
-                    found = dest
+            actions += changes[cell][v]
+            found = -1  # the latest move listed; its destination's other paths need no look
+            for dest, mask, action in moves[cell][v]:
+                if action != found and not occupied & mask and not friendly[owner[dest]]:
+                    append(action)
+                    found = action
         self._legal = actions
         return actions[:]
 
@@ -630,6 +626,24 @@ class SinodaState(State):
         for cell in self._pieces[player]:
             found.update(self._destinations(cell))
         return found
+
+
+@functools.lru_cache(maxsize=16)
+def _action_table(board: Board) -> tuple[tuple, tuple]:
+    """Per cell and value: the change actions, and each path as (destination, mask, move action).
+
+    The move generator's inner loop then does no arithmetic (actions as in the module docstring).
+    """
+    stride = board.size + _FIRST_MOVE
+    changes = tuple(
+        (None,) + tuple(tuple(c * stride + s for s, ok in ((0, v > 1), (1, v < MAX_VALUE)) if ok) for v in range(1, 5))
+        for c in range(board.size)
+    )
+    moves = tuple(
+        (None,) + tuple(tuple((d, m, c * stride + _FIRST_MOVE + d) for d, m in board.paths[c][v]) for v in range(1, 5))
+        for c in range(board.size)
+    )
+    return changes, moves
 
 
 def _steps(count: int) -> str:
