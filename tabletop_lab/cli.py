@@ -109,7 +109,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .serve import serve  # Voila and its app notebooks are only needed here
 
     try:
-        return serve(port=args.port, open_browser=not args.no_browser)
+        return serve(port=args.port, open_browser=not args.no_browser, max_kernels=args.max_kernels)
     except OSError as exc:
         print(f"tabletop-lab serve: error: {exc}", file=sys.stderr)
         return 1
@@ -162,6 +162,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the Voila apps on this machine")
     serve.add_argument("--port", type=_positive, default=8866, help="port on 127.0.0.1 (default 8866)")
     serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+    serve.add_argument(
+        "--max-kernels", type=_positive, default=8, help="apps running at once; one more gets a busy page (default 8)"
+    )
     serve.set_defaults(command=_serve, name="serve")
     return parser
 

@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError
+from .errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError, excerpt
+from .parsing import check_json_shape, read_json
 
 __all__ = [
     "TERMINAL",
@@ -45,6 +46,10 @@ __all__ = [
 
 #: ``current_player()`` at a terminal state (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL = -4
+
+#: The largest count ``check_int_list`` accepts unless told otherwise: far above any game's,
+#: small enough that arithmetic and messages on it stay cheap.
+MAX_COUNT = 2**63 - 1
 
 #: ``legal_moves()``'s default enumeration limit (an engine parameter, not a rule).
 MOVE_LIMIT = 10_000
@@ -83,11 +88,11 @@ class Option:
                 return value
             shown = ", ".join(json.dumps(c) for c in self.choices)
         else:
-            if self.check is not None and self.check(value):
+            if self.check is not None and _passes(self.check, value):
                 return value
             shown = self.allowed
         raise RulesError(
-            f"{game}: option {self.name}={json.dumps(value, default=repr)} is not allowed; "
+            f"{game}: option {self.name}={excerpt(value)} is not allowed; "
             f"valid values: {shown} (default {json.dumps(self.default)})"
         )
 
@@ -100,6 +105,14 @@ def _same_value(value: Any, choice: Any) -> bool:
     return type(value) is type(choice) and value == choice
 
 
+def _passes(check: Callable[[Any], bool], value: Any) -> bool:
+    """``check(value)``, False when the check cannot even compare ``value`` (a dict, a huge int...)."""
+    try:
+        return bool(check(value))
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return False
+
+
 def _loads(cls: type[Game], options: dict[str, Any]) -> bool:
     """Whether ``cls`` accepts these options together."""
     try:
@@ -110,16 +123,19 @@ def _loads(cls: type[Game], options: dict[str, Any]) -> bool:
 
 
 def positive_int_or_none(value: Any) -> bool:
-    """True for ``None`` or an integer >= 1 (booleans excluded)."""
-    return value is None or (type(value) is int and value >= 1)
+    """True for ``None`` or an integer in 1..``MAX_COUNT`` (booleans excluded)."""
+    return value is None or positive_int(value)
 
 
 def non_negative_int(value: Any) -> bool:
-    return type(value) is int and value >= 0
+    """True for an integer in 0..``MAX_COUNT`` (booleans excluded)."""
+    return type(value) is int and 0 <= value <= MAX_COUNT
 
 
 def positive_int(value: Any) -> bool:
-    return type(value) is int and value >= 1
+    """True for an integer in 1..``MAX_COUNT`` (booleans excluded): no rule needs more, and a
+    larger value could not even be printed in an error message."""
+    return type(value) is int and 1 <= value <= MAX_COUNT
 
 
 @dataclass(frozen=True)
@@ -227,7 +243,8 @@ class Game:
         unknown = sorted(set(options) - set(specs) - set(params))
         if unknown:
             valid = ", ".join(list(specs) + list(params)) or "none"
-            raise RulesError(f"{self.info.name}: unknown option {', '.join(unknown)}; valid options: {valid}")
+            shown = ", ".join(excerpt(name, limit=40) for name in unknown[:5])
+            raise RulesError(f"{self.info.name}: unknown option {shown}; valid options: {valid}")
         self.options: dict[str, Any] = {
             name: spec.validate(options[name], self.info.name) if name in options else spec.default
             for name, spec in specs.items()
@@ -259,7 +276,7 @@ class Game:
         for index, team in enumerate(self.teams()):
             if player in team:
                 return index
-        raise ValueError(f"{self.name}: no seat {player!r}")
+        raise ValueError(f"{self.name}: no seat {excerpt(player)}")
 
     def team_points(self, team: int, scores: list[float]) -> float:
         """Team ``team``'s points from ``scores()`` for matches: the sum of its members' scores.
@@ -307,17 +324,15 @@ class Game:
         raise NotImplementedError
 
     def state_from_json(self, text: str) -> State:
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError) as exc:
-            raise PositionError(f"{self.name}: position is not valid JSON: {str(exc)[:120]}") from None
-        return self.state_from_dict(data)
+        return self.state_from_dict(read_json(text, f"{self.name}: position"))
 
     def state_from_notation(self, text: str) -> State:
         raise PositionError(f"{self.name} has no text notation; use state_from_dict or state_from_json")
 
     def load_position(self, text: str) -> State:
         """Read a position in text notation or JSON, whichever ``text`` is."""
+        if not isinstance(text, str):
+            raise PositionError(f"{self.name}: a position is text (notation or JSON), got {type(text).__name__}")
         if text.lstrip().startswith("{"):
             return self.state_from_json(text)
         return self.state_from_notation(text)
@@ -444,7 +459,7 @@ class State:
         """Play ``action``; on any error the state is left exactly as it was."""
         if type(action) is not int:
             raise ActionSyntaxError(
-                f"{self.game.name}: an action is an int from legal_actions(), got {action!r}; "
+                f"{self.game.name}: an action is an int from legal_actions(), got {excerpt(action)}; "
                 "use apply_move() for move strings"
             )
         reason = self._illegal_reason(action)
@@ -538,7 +553,7 @@ class State:
         """Play a whole move given as a string; the state is unchanged on any error."""
         if not isinstance(text, str):
             raise ActionSyntaxError(
-                f"{self.game.name}: a move is a string such as those of legal_moves(), got {text!r}"
+                f"{self.game.name}: a move is a string such as those of legal_moves(), got {excerpt(text)}"
             )
         if not self.game.info.multi_action_moves:
             self.apply_action(self.string_to_action(text))
@@ -551,14 +566,14 @@ class State:
         or, in games of several actions per move, the first action of the move ``text``."""
         if not isinstance(text, str):
             raise ActionSyntaxError(
-                f"{self.game.name}: a move is a string such as those of legal_moves(), got {text!r}"
+                f"{self.game.name}: a move is a string such as those of legal_moves(), got {excerpt(text)}"
             )
         if self.game.info.multi_action_moves:
             return self._play_move(text).history()[len(self._history)]
         action = self.string_to_action(text)
         reason = self._illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(f"{self.game.name}: {text!r} is illegal: {reason}")
+            raise IllegalActionError(f"{self.game.name}: {excerpt(text)} is illegal: {reason}")
         return action
 
     def _play_move(self, text: str) -> State:
@@ -569,13 +584,13 @@ class State:
                 "finish it action by action before playing a whole move"
             )
         if self.is_terminal():
-            raise IllegalActionError(f"{self.game.name}: {text!r} is illegal: the game is over")
+            raise IllegalActionError(f"{self.game.name}: {excerpt(text)} is illegal: the game is over")
         trial = self.clone()
         for action in self._move_actions(text):
             trial.apply_action(action)
         if trial.mid_turn():
             raise IllegalActionError(
-                f"{self.game.name}: {text!r} is not a whole move; it stops after {' '.join(trial.move_in_progress())}"
+                f"{self.game.name}: {excerpt(text)} is not a whole move; it stops after {' '.join(trial.move_in_progress())}"
             )
         return trial
 
@@ -643,7 +658,7 @@ class State:
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.game.num_players:
-            raise ValueError(f"{self.game.name}: player must be 0..{self.game.num_players - 1}, got {player!r}")
+            raise ValueError(f"{self.game.name}: player must be 0..{self.game.num_players - 1}, got {excerpt(player)}")
 
     # --- dunder -----------------------------------------------------------------------------
 
@@ -671,27 +686,32 @@ class State:
 
 
 def check_keys(data: Any, keys: Iterable[str], game: str) -> None:
-    """Raise ``PositionError`` unless ``data`` is a dict with exactly ``keys``."""
+    """Raise ``PositionError`` unless ``data`` is a dict with exactly ``keys``, holding only JSON
+    values without deep nesting or huge numbers (``parsing.check_json_shape``)."""
     keys = list(keys)
     if not isinstance(data, dict):
         raise PositionError(f"{game}: a position must be a JSON object, got {type(data).__name__}")
     missing = [k for k in keys if k not in data]
-    extra = sorted(set(data) - set(keys))
+    extra = [k for k in data if k not in keys]
     if missing:
         raise PositionError(f"{game}: position is missing key(s) {', '.join(missing)}")
     if extra:
-        raise PositionError(f"{game}: position has unknown key(s) {', '.join(extra)}; expected {', '.join(keys)}")
-    if data.get("game") != game:
-        raise PositionError(f"{game}: field 'game' must be {game!r}, got {data.get('game')!r}")
+        shown = ", ".join(excerpt(k, limit=40) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise PositionError(f"{game}: position has unknown key(s) {shown}; expected {', '.join(keys)}")
+    if type(data["game"]) is not str or data["game"] != game:
+        raise PositionError(f"{game}: field 'game' must be {game!r}, got {excerpt(data['game'])}")
+    check_json_shape(data, f"{game}: position")
 
 
-def check_int_list(value: Any, length: int, field_name: str, game: str) -> list[int]:
-    """A list of ``length`` non-negative ints (booleans refused), or ``PositionError``."""
+def check_int_list(value: Any, length: int, field_name: str, game: str, maximum: int = MAX_COUNT) -> list[int]:
+    """A list of ``length`` ints in 0..``maximum`` (booleans refused), or ``PositionError``."""
     if not isinstance(value, list) or len(value) != length:
-        raise PositionError(f"{game}: field {field_name!r} must be a list of {length} integers, got {value!r}")
+        raise PositionError(f"{game}: field {field_name!r} must be a list of {length} integers, got {excerpt(value)}")
     for i, v in enumerate(value):
         if type(v) is not int:
-            raise PositionError(f"{game}: {field_name}[{i}] must be an integer, got {v!r}")
+            raise PositionError(f"{game}: {field_name}[{i}] must be an integer, got {excerpt(v)}")
         if v < 0:
-            raise PositionError(f"{game}: {field_name}[{i}] is negative ({v})")
+            raise PositionError(f"{game}: {field_name}[{i}] is negative ({excerpt(v)})")
+        if v > maximum:
+            raise PositionError(f"{game}: {field_name}[{i}] is {excerpt(v)}, more than the maximum {maximum}")
     return list(value)

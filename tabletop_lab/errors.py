@@ -11,10 +11,18 @@
     RuntimeError
      └── LapLimitError            Cross-endodoi's safety guard: an engine limit, not a rule
 
-Every engine leaves the state unchanged when it raises any of these.
+Every engine leaves the state unchanged when it raises any of these. A message that quotes
+the input quotes only a short excerpt of it (:func:`excerpt`): a pasted megabyte must not come
+back as a megabyte of error text.
 """
 
+from __future__ import annotations
+
+import reprlib
+from typing import Any
+
 __all__ = [
+    "excerpt",
     "RulesError",
     "PositionError",
     "ActionError",
@@ -47,6 +55,54 @@ class IllegalActionError(ActionError):
 
 class LapLimitError(RuntimeError):
     """A Cross-endodoi move needed more laps than ``max_laps``; nothing was changed."""
+
+
+#: The longest excerpt of an input that an error message quotes, in characters.
+EXCERPT_LIMIT = 80
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` limits that also survive huge ints (``repr`` refuses over 4,300 digits)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = EXCERPT_LIMIT
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<int of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT = _ShortRepr()
+
+
+def excerpt(value: Any, limit: int = EXCERPT_LIMIT) -> str:
+    """A ``repr`` of ``value`` cut to at most ``limit`` characters, for quoting input in errors.
+
+    Safe for anything: deep nesting, huge ints, text that is not UTF-8, objects whose ``repr``
+    fails. A cut excerpt ends with ``...`` and, for text, says how long the whole input was.
+
+    >>> excerpt("x" * 1000, limit=30)
+    "'xxxxxxxxxxxx'... (1000 chars)"
+    >>> excerpt(10**5000)
+    '<int of about 5001 digits>'
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        text = repr(value[: limit + 1])
+        if len(value) <= limit and len(text) <= limit:
+            return text
+        unit = "chars" if isinstance(value, str) else "bytes"
+        tail = f"... ({len(value)} {unit})"
+        room = max(limit - len(tail), 3)
+        head = repr(value[: room - 2])
+        return head[:room] + tail  # escapes can make the repr longer than its slice: cut it
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a broken __repr__ must not hide the error being reported
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class EnumerationLimitError(RuntimeError):

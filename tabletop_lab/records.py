@@ -7,12 +7,14 @@ result it stores must be the result its replay reaches.
 from __future__ import annotations
 
 import json
+import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .core import State
-from .errors import PositionError
+from .errors import ActionError, PositionError, excerpt
+from .parsing import read_json
 from .registry import load_game
 
 __all__ = ["GameRecord"]
@@ -26,6 +28,9 @@ class GameRecord:
 
     ``start`` is the position JSON play began from, or ``None`` for the initial position.
     ``seed`` is the seed the players' randomness came from (the engines have none).
+
+    A malformed record raises ``PositionError`` naming the field; an action that cannot be
+    played on replay raises the engine's ``ActionError``, prefixed with its index in ``actions``.
     """
 
     game: str
@@ -55,24 +60,35 @@ class GameRecord:
 
         Raises ``PositionError`` if a full replay ends with another result than recorded.
         """
+        _check_fields(self)
         game = load_game(self.game, **self.options)
         state = game.new_initial_state() if self.start is None else game.state_from_dict(self.start)
-        for text in self.actions[:upto]:
-            state.apply_action(state.string_to_action(text))
+        for index, text in enumerate(self.actions[:upto]):
+            self._play(state, index, text)
         if upto is None and self.result is not None:
             reached = state.result()
             if reached is None or reached.to_dict() != self.result:
-                raise PositionError(f"record replays to {reached}, but it records {self.result}")
+                raise PositionError(f"record replays to {reached}, but it records {excerpt(self.result)}")
         return state
 
     def states(self) -> list[State]:
         """Every state of the game, the start included: ``len(actions) + 1`` of them."""
         state = self.replay(0)
         states = [state.clone()]
-        for text in self.actions:
-            state.apply_action(state.string_to_action(text))
+        for index, text in enumerate(self.actions):
+            self._play(state, index, text)
             states.append(state.clone())
         return states
+
+    def _play(self, state: State, index: int, text: str) -> None:
+        """Apply ``actions[index]``; an error says which action of the record failed and why."""
+        try:
+            state.apply_action(state.string_to_action(text))
+        except ActionError as exc:
+            raise type(exc)(
+                f"game record: actions[{index}] = {excerpt(text)} (action {index + 1} of {len(self.actions)}) "
+                f"cannot be played: {exc}"
+            ) from None
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in _KEYS}
@@ -84,20 +100,18 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or not {"game", "options", "actions"} <= set(data):
             raise PositionError("a game record is a JSON object with at least 'game', 'options' and 'actions'")
-        unknown = set(data) - set(_KEYS)
+        unknown = [k for k in data if k not in _KEYS]
         if unknown:
-            raise PositionError(f"game record has unknown key(s) {', '.join(sorted(unknown))}")
-        if not isinstance(data["actions"], list) or not all(isinstance(a, str) for a in data["actions"]):
-            raise PositionError("game record: 'actions' must be a list of action strings")
-        return cls(**{k: data[k] for k in _KEYS if k in data})
+            raise PositionError(
+                f"game record has unknown key(s) {', '.join(excerpt(k, limit=40) for k in unknown[:5])}"
+            )
+        record = cls(**{k: data[k] for k in _KEYS if k in data})
+        _check_fields(record)
+        return record
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"game record is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(text, "game record"))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")
@@ -105,3 +119,43 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_json(Path(path).read_text())
+
+
+def _check_fields(record: GameRecord) -> None:
+    """Raise ``PositionError`` naming the first field of ``record`` of the wrong type."""
+
+    def optional(value: Any, kind: type) -> bool:
+        return value is None or isinstance(value, kind)
+
+    checks = (
+        ("game", isinstance(record.game, str), "a game name (string)"),
+        (
+            "options",
+            isinstance(record.options, dict) and all(type(k) is str for k in record.options),
+            "an object of options",
+        ),
+        (
+            "actions",
+            isinstance(record.actions, list) and all(type(a) is str for a in record.actions),
+            "a list of action strings",
+        ),
+        (
+            "seed",
+            record.seed is None or _is_seed(record.seed),
+            "a non-negative integer or null",
+        ),
+        ("start", optional(record.start, dict), "a position object or null"),
+        (
+            "agents",
+            record.agents is None or (isinstance(record.agents, list) and all(type(a) is str for a in record.agents)),
+            "a list of agent labels or null",
+        ),
+        ("result", optional(record.result, dict), "a result object or null"),
+    )
+    for name, ok, expected in checks:
+        if not ok:
+            raise PositionError(f"game record: {name!r} must be {expected}, got {excerpt(getattr(record, name))}")
+
+
+def _is_seed(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0

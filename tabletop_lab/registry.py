@@ -12,7 +12,7 @@ import pkgutil
 from typing import Any
 
 from .core import Game
-from .errors import RulesError
+from .errors import RulesError, excerpt
 
 __all__ = ["register_game", "load_game", "list_games", "game_class", "game_names"]
 
@@ -54,10 +54,9 @@ def game_class(name: Any) -> type[Game]:
     _discover()
     if not isinstance(name, str) or name not in _GAMES:
         available = ", ".join(game_names())
-        shown = repr(name) if isinstance(name, str) and len(name) <= 40 else type(name).__name__
         if name in SPECIFIED_GAMES:
             raise RulesError(f"game {name!r} is specified but has no engine yet; available: {available}")
-        raise RulesError(f"unknown game {shown}; available: {available}")
+        raise RulesError(f"unknown game {excerpt(name)}; available: {available}")
     return _GAMES[name]
 
 

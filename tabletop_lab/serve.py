@@ -2,7 +2,11 @@
 
 Voila runs each app notebook in its own kernel and shows only its outputs. The server serves
 the apps folder as its tree, from the repository root so that Voila reads the root
-``voila.json`` (code hidden, tracebacks shown, a cell timeout). :func:`voila_command` is the
+``voila.json`` (code hidden, tracebacks shown, a cell timeout). It is Voila guarded against
+other websites (``tabletop_lab.appserver``): foreign ``Host`` headers are refused (DNS
+rebinding), other sites' pages cannot start apps in the background, at most ``MAX_KERNELS``
+apps run at once (one more gets a "busy, try again" page, HTTP 503), and kernels left without
+a page are culled after ``CULL_IDLE_TIMEOUT`` seconds. :func:`voila_command` is the
 one place the command-line flags live; :func:`serve` runs it in the foreground. The gallery, the landing page
 that links every app, is ``/voila/render/index.ipynb``: Voila's own root page ``/`` is a plain
 file list and cannot be redirected, so ``serve`` prints (and optionally opens) the gallery URL.
@@ -33,9 +37,14 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The app notebook that links all the others.
 LANDING = "index.ipynb"
 
-#: Kernels idle this long (seconds) are shut down; checked every CULL_INTERVAL seconds.
-CULL_IDLE_TIMEOUT = 600
-CULL_INTERVAL = 60
+#: Kernels idle this long (seconds) with no page connected are shut down; checked every
+#: CULL_INTERVAL seconds. An open app keeps its kernel however long it stays idle.
+CULL_IDLE_TIMEOUT = 120
+CULL_INTERVAL = 30
+
+#: Apps (kernels, about 100 MB each) running at once; the next one gets a "busy" page.
+#: (The same default as ``tabletop_lab.appserver.MAX_KERNELS``, which imports Voila.)
+MAX_KERNELS = 8
 
 
 @dataclass(frozen=True)
@@ -90,21 +99,26 @@ def landing_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/voila/render/{LANDING}"
 
 
-def voila_command(port: int = 8866, *, open_browser: bool = False, root: Path | str | None = None) -> list[str]:
+def voila_command(
+    port: int = 8866, *, open_browser: bool = False, root: Path | str | None = None, max_kernels: int = MAX_KERNELS
+) -> list[str]:
     """The command that serves the apps; run it with the repository root as working directory.
 
-    The server listens on 127.0.0.1 only, on exactly ``port`` (it fails rather than take
-    another). ``disable_check_xsrf`` lets the page's shutdown request through when a tab closes
-    (otherwise refused for lack of an XSRF token, leaving one kernel per closed tab, voila #1458);
-    culling then shuts kernels that stay idle with no page attached. ``open_browser`` opens
-    Voila's root file list; :func:`serve` opens the gallery instead.
+    The server (``tabletop_lab.appserver``, Voila with guards) listens on 127.0.0.1 only, on
+    exactly ``port`` (it fails rather than take another), and runs at most ``max_kernels``
+    apps at once. ``disable_check_xsrf`` lets the page's shutdown request through when a tab
+    closes (otherwise refused for lack of an XSRF token, leaving one kernel per closed tab,
+    voila #1458); culling then shuts kernels that stay idle with no page attached.
+    ``open_browser`` opens Voila's root file list; :func:`serve` opens the gallery instead.
     """
     if type(port) is not int or not 0 < port < 65536:
         raise ValueError(f"port must be an int in 1..65535, got {port!r}")
+    if type(max_kernels) is not int or not 1 <= max_kernels <= 1000:
+        raise ValueError(f"max_kernels must be an int in 1..1000, got {max_kernels!r}")
     return [
         sys.executable,
         "-m",
-        "voila",
+        "tabletop_lab.appserver",
         str(apps_dir(root)),
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
@@ -113,16 +127,17 @@ def voila_command(port: int = 8866, *, open_browser: bool = False, root: Path | 
         "--Voila.tornado_settings=disable_check_xsrf=True",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
+        f"--CappedKernelManager.max_kernels={max_kernels}",
     ]
 
 
-def serve(port: int = 8866, open_browser: bool = False) -> int:
+def serve(port: int = 8866, open_browser: bool = False, max_kernels: int = MAX_KERNELS) -> int:
     """Run the Voila server in the foreground until Ctrl-C; return its exit code.
 
     Prints the gallery's URL once the server listens and, with ``open_browser``, opens it in
-    the default web browser.
+    the default web browser. At most ``max_kernels`` apps run at once.
     """
-    command = voila_command(port)
+    command = voila_command(port, max_kernels=max_kernels)
     if _port_taken(port):
         raise OSError(f"port {port} on 127.0.0.1 is in use; pick another with --port")
     proc = subprocess.Popen(command, cwd=ROOT)

@@ -24,7 +24,11 @@ def test_unknown_game_names_the_available_ones():
         load_game("chess")
 
 
-def test_specified_game_without_an_engine_says_so():
+def test_specified_game_without_an_engine_says_so(monkeypatch):
+    from tabletop_lab import registry
+
+    registry.game_names()  # discover every game, then hide one as if it had no engine yet
+    monkeypatch.delitem(registry._GAMES, "capitals")
     with pytest.raises(RulesError, match="specified but has no engine yet"):
         load_game("capitals")
 

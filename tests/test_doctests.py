@@ -8,6 +8,7 @@ import pytest
 MODULES = [
     "tabletop_lab",
     "tabletop_lab.core",
+    "tabletop_lab.errors",
     "tabletop_lab.registry",
     "tabletop_lab.testing",
     "tabletop_lab.sim.match",

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..core import Game, State
-from .base import Agent, check_number, needs_perfect_information
+from .base import MAX_DEPTH, MAX_NODES, MAX_SECONDS, Agent, check_number, needs_perfect_information
 
 __all__ = ["AlphaBetaAgent", "PLY_COST", "HEURISTIC_LIMIT"]
 
@@ -45,9 +45,10 @@ class AlphaBetaAgent(Agent):
     reaches the end, or (when choosing) once a win is proven: no deeper search finds a quicker one.
 
     Args:
-        depth: actions searched without a budget.
-        seconds: a time budget; the depth reached depends on the machine, so it is not reproducible.
-        nodes: a budget of positions expanded; reproducible, unlike ``seconds``.
+        depth: actions searched without a budget, at most ``MAX_DEPTH`` (64).
+        seconds: a time budget, at most ``MAX_SECONDS`` (600); the depth reached depends on the
+            machine, so it is not reproducible.
+        nodes: a budget of positions expanded, at most ``MAX_NODES``; reproducible, unlike ``seconds``.
 
     Among equal best root actions the seeded rng chooses. After each search ``stats`` holds
     ``depth`` (the deepest completed iteration) and ``nodes`` (positions expanded in all).
@@ -57,11 +58,11 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, seed: int | None = None, depth: int = 4, seconds: float | None = None, nodes: int | None = None):
         super().__init__(seed)
-        check_number("AlphaBetaAgent", "depth", depth, minimum=1, inclusive=True, integer=True)
+        check_number("AlphaBetaAgent", "depth", depth, minimum=1, inclusive=True, integer=True, maximum=MAX_DEPTH)
         if seconds is not None:
-            check_number("AlphaBetaAgent", "seconds", seconds, minimum=0, inclusive=False)
+            check_number("AlphaBetaAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if nodes is not None:
-            check_number("AlphaBetaAgent", "nodes", nodes, minimum=1, inclusive=True, integer=True)
+            check_number("AlphaBetaAgent", "nodes", nodes, minimum=1, inclusive=True, integer=True, maximum=MAX_NODES)
         self.depth = depth
         self.seconds = seconds
         self.nodes = nodes

@@ -7,8 +7,17 @@ import random
 from typing import Any
 
 from ..core import Game, State
+from ..errors import excerpt
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "MAX_ITERATIONS", "MAX_SECONDS", "MAX_DEPTH", "MAX_NODES"]
+
+#: The largest budgets the searching agents accept. Larger ones would run for hours or days
+#: per decision (MCTS manages a few thousand simulations a second on these games) and could
+#: only be stopped by killing the process, so they are refused as mistakes.
+MAX_ITERATIONS = 1_000_000  # MCTS simulations per decision
+MAX_SECONDS = 600.0  # thinking time per decision, MCTS and alpha-beta
+MAX_DEPTH = 64  # alpha-beta depth, in actions
+MAX_NODES = 10_000_000  # alpha-beta positions expanded per decision
 
 
 class Agent:
@@ -91,14 +100,31 @@ def needs_perfect_information(game: Game) -> str | None:
     return "it searches the true state, which holds hidden information here (use ismcts)"
 
 
-def check_number(owner: str, name: str, value: Any, *, minimum: float, inclusive: bool, integer: bool = False) -> None:
-    """Raise ``ValueError`` unless ``value`` is a finite number (an int if ``integer``) above ``minimum``.
+def check_number(
+    owner: str,
+    name: str,
+    value: Any,
+    *,
+    minimum: float,
+    inclusive: bool,
+    integer: bool = False,
+    maximum: float | None = None,
+) -> None:
+    """Raise ``ValueError`` unless ``value`` is a finite number (an int if ``integer``) above
+    ``minimum`` and, when given, at most ``maximum``.
 
     Booleans are refused, as everywhere in tabletop_lab.
     """
     kinds = (int,) if integer else (int, float)
-    ok = type(value) in kinds and math.isfinite(value) and (value >= minimum if inclusive else value > minimum)
+    ok = (
+        type(value) in kinds
+        and math.isfinite(value)
+        and (value >= minimum if inclusive else value > minimum)
+        and (maximum is None or value <= maximum)
+    )
     if not ok:
         kind = "an integer" if integer else "a number"
         bound = f">= {minimum}" if inclusive else f"> {minimum}"
-        raise ValueError(f"{owner}: {name} must be {kind} {bound}, got {value!r}")
+        if maximum is not None:
+            bound += f" and <= {maximum}"
+        raise ValueError(f"{owner}: {name} must be {kind} {bound}, got {excerpt(value)}")

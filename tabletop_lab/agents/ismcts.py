@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from ..core import State
-from .base import Agent, check_number
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number
 from .mcts import DEFAULT_C
 
 __all__ = ["ISMCTSAgent"]
@@ -33,8 +33,9 @@ class ISMCTSAgent(Agent):
     """Information-set MCTS; plays the most visited action at the root. Plays any game.
 
     Args:
-        iterations: simulations (sampled worlds) per decision, reproducible with a seed.
-        seconds: when given, search for this long instead; not reproducible.
+        iterations: simulations (sampled worlds) per decision, reproducible with a seed; at most
+            ``MAX_ITERATIONS``.
+        seconds: when given, search for this long instead (at most ``MAX_SECONDS``); not reproducible.
         c: the exploration constant for returns in [-1, 1]; default ``DEFAULT_C`` (2 sqrt 2).
 
     Rollouts stop after ``game.info.max_actions`` actions from the root and score
@@ -48,9 +49,11 @@ class ISMCTSAgent(Agent):
         self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None
     ):
         super().__init__(seed)
-        check_number("ISMCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True)
+        check_number(
+            "ISMCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
+        )
         if seconds is not None:
-            check_number("ISMCTSAgent", "seconds", seconds, minimum=0, inclusive=False)
+            check_number("ISMCTSAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
             check_number("ISMCTSAgent", "c", c, minimum=0, inclusive=True)
         self.iterations = iterations

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
-from .base import Agent, check_number, needs_perfect_information
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
 
@@ -36,10 +36,11 @@ class MCTSAgent(Agent):
     """UCT with random rollouts; plays the most visited action at the root.
 
     Args:
-        iterations: simulations per decision (exactly this many, reproducible with a seed).
-        seconds: when given, search for this long instead of ``iterations`` simulations; the
-            number of simulations then depends on the machine and its load, so choices are
-            **not** reproducible even with a seed.
+        iterations: simulations per decision (exactly this many, reproducible with a seed), at
+            most ``MAX_ITERATIONS`` (1,000,000).
+        seconds: when given, search for this long (at most ``MAX_SECONDS``, 600) instead of
+            ``iterations`` simulations; the number of simulations then depends on the machine
+            and its load, so choices are **not** reproducible even with a seed.
         c: the UCT exploration constant for returns in [-1, 1]; default ``DEFAULT_C`` (2 sqrt 2).
         paranoid: the other teams play as one coalition against the root player (default: max-n,
             each player after its own return).
@@ -60,9 +61,11 @@ class MCTSAgent(Agent):
         paranoid: bool = False,
     ):
         super().__init__(seed)
-        check_number("MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True)
+        check_number(
+            "MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
+        )
         if seconds is not None:
-            check_number("MCTSAgent", "seconds", seconds, minimum=0, inclusive=False)
+            check_number("MCTSAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
             check_number("MCTSAgent", "c", c, minimum=0, inclusive=True)
         self.iterations = iterations

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..core import Game
+from ..errors import excerpt
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent
 from .greedy import GreedyAgent
@@ -21,6 +22,7 @@ AGENTS: dict[str, type[Agent]] = {
 }
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
+_MAX_DIGITS = 30  # far beyond any setting's bound, far below int()'s 4,300-digit limit
 
 
 def agents_for(game: Game) -> list[str]:
@@ -98,6 +100,8 @@ def _parse_value(text: str, key: str, spec: str) -> bool | int | float | None:
     word = text.lower()
     if word == "none":
         return None
+    if len(text) > _MAX_DIGITS:
+        raise ValueError(f"agent spec {excerpt(spec)}: {key}={excerpt(text, limit=30)} is too long for a setting")
     if word in ("true", "false"):
         return word == "true"
     if _INT.match(text):
@@ -105,4 +109,6 @@ def _parse_value(text: str, key: str, spec: str) -> bool | int | float | None:
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"agent spec {spec!r}: {key}={text!r} is not a number, 'true', 'false' or 'none'") from None
+        raise ValueError(
+            f"agent spec {excerpt(spec)}: {key}={excerpt(text)} is not a number, 'true', 'false' or 'none'"
+        ) from None

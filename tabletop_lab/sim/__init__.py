@@ -7,6 +7,6 @@
 """
 
 from .match import match_result, play_match
-from .runner import SEATS, Batch, play_batch, play_game, simulate
+from .runner import SEATS, AgentError, Batch, play_batch, play_game, simulate
 
-__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS", "play_match", "match_result"]
+__all__ = ["simulate", "play_game", "play_batch", "AgentError", "Batch", "SEATS", "play_match", "match_result"]

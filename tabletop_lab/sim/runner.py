@@ -6,8 +6,10 @@ its seed (and, with ``seats="random"``, its seating) from position ``g`` of stre
 process, a pool of any size, a Dask cluster, any batch size, and a shorter run's prefix.
 
 Games travel in fixed-size batches to ``play_batch``, a pure importable function that
-returns compact tuples; the parent builds the DataFrame, sorted by game id. Batches are
-collected as they finish, so an interrupted run keeps every finished game.
+returns compact tuples; the parent builds the DataFrame, sorted by game id. Each batch plays
+with its own copies of the agents, so batches running side by side in threads never share
+one. Batches are collected as they finish, so an interrupted run keeps every finished game,
+and so does a run stopped by an agent that raised (``AgentError.finished``).
 
 A row's ``seed`` replays its game alone: ``play_game(game, agents_in_seat_order,
 seed=row.seed)`` resets each seat's agent exactly as the run did.
@@ -27,17 +29,36 @@ import pandas as pd
 
 from ..agents import Agent, make_agent
 from ..core import TERMINAL, Game, State, canonical_json
-from ..errors import ActionError, IllegalActionError
+from ..errors import ActionError, IllegalActionError, excerpt
 from ..records import GameRecord
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
-__all__ = ["simulate", "play_game", "play_batch", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "play_batch", "AgentError", "Batch", "SEATS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
 
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spread over 64 bits
 _MASK63 = (1 << 63) - 1
+
+
+class AgentError(RuntimeError):
+    """An agent raised while choosing an action; the original exception is the ``__cause__``.
+
+    The message and the fields name where: ``game_id`` (None outside ``simulate``), ``seed``,
+    ``seat``, ``agent`` (its label) and ``position`` (an excerpt of the position's notation or
+    JSON). ``simulate`` attaches ``finished``, the DataFrame of the games that finished before
+    the run stopped (``attrs["interrupted"]`` True), as an interrupted run returns it.
+    """
+
+    def __init__(self, message: str, game_id: int | None, seed: int | None, seat: int, agent: str, position: str):
+        super().__init__(message)
+        self.game_id, self.seed, self.seat, self.agent, self.position = game_id, seed, seat, agent, position
+        self.finished: pd.DataFrame | None = None
+
+    def __reduce__(self):  # keeps the fields when a process pool sends the error back
+        fields = (self.args[0], self.game_id, self.seed, self.seat, self.agent, self.position)
+        return type(self), fields, self.__dict__
 
 
 class Batch(NamedTuple):
@@ -88,7 +109,9 @@ def simulate(
 
     Raises ``ValueError`` (before any game is played) for an unknown game, a wrong number of
     agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
-    returns an illegal action, naming the agent, seat, game id and seed.
+    returns an illegal action, naming the agent, seat, game id and seed; ``AgentError`` when an
+    agent raises, naming the same and the position. Both carry the games that finished before
+    as ``error.finished`` (a DataFrame like the one returned, ``attrs["interrupted"]`` True).
     """
     game = resolve_game(game)
     seated = [copy.deepcopy(a) for a in _resolve_agents(agents, game)]
@@ -108,19 +131,28 @@ def simulate(
         Batch(game, tuple(seated), start, game_seeds[start : start + size], arrangements[start : start + size], cap)
         for start in range(0, n_games, size)
     ]
-    rows, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
     labels = unique_labels([a.label for a in seated])
-    df = _frame(rows, game, labels)
-    df.attrs.update(
-        game=game.name,
-        options=dict(game.options),
-        agents=labels,
-        seed=seed,
-        seats=seats,
-        max_actions=cap,
-        n_games=n_games,
-        interrupted=interrupted,
-    )
+
+    def frame(rows: list[tuple], interrupted: bool) -> pd.DataFrame:
+        df = _frame(rows, game, labels)
+        df.attrs.update(
+            game=game.name,
+            options=dict(game.options),
+            agents=labels,
+            seed=seed,
+            seats=seats,
+            max_actions=cap,
+            n_games=n_games,
+            interrupted=interrupted,
+        )
+        return df
+
+    try:
+        rows, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
+    except (AgentError, IllegalActionError) as exc:
+        exc.finished = frame(getattr(exc, "finished_rows", []), True)
+        raise
+    df = frame(rows, interrupted)
     if interrupted:
         warnings.warn(
             f"simulation interrupted: kept the {len(df)} of {n_games} games that finished", RuntimeWarning, stacklevel=2
@@ -158,12 +190,14 @@ def play_batch(batch: Batch) -> list[tuple]:
     """Play the games of ``batch``; one compact tuple per game (see ``_frame`` for the fields).
 
     The rows depend on the batch alone: each agent is reset from the game's seed before every
-    game, so what the agents did before does not matter (they are not copied: copying an
-    agent's random generator costs as much as playing a random game).
+    game, so what the agents did before does not matter. The batch plays with its own copies of
+    the agents (never shared with a batch running beside it in another thread), copied once per
+    batch: copying an agent's random generator costs as much as playing a random game. When an
+    agent fails, the error carries the rows of the games finished so far as ``finished_rows``.
     """
     game = batch.game
-    agents = batch.agents
-    rows = []
+    agents = copy.deepcopy(batch.agents)
+    rows: list[tuple] = []
     for offset, (seed, arrangement) in enumerate(zip(batch.seeds, batch.arrangements)):
         game_id = batch.first_id + offset
         seated = [agents[i] for i in arrangement]
@@ -171,7 +205,11 @@ def play_batch(batch: Batch) -> list[tuple]:
         state = game.new_initial_state()
         first_player = state.current_player()
         _reset(seated, seed)
-        n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        try:
+            n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
+        except (AgentError, IllegalActionError) as exc:
+            exc.finished_rows = rows
+            raise
         duration = time.perf_counter() - started
         result = state.result()
         if result is None:
@@ -216,7 +254,10 @@ def _play_out(
                 n_turns += 1
                 mover = player
         agent = seated[player]
-        action = agent.choose_action(state)
+        try:
+            action = agent.choose_action(state)
+        except Exception as exc:
+            raise _agent_error(exc, state, agent, player, game_id, seed, n_actions) from exc
         try:
             apply_action(action)
         except ActionError as exc:
@@ -227,6 +268,22 @@ def _play_out(
             ) from exc
         n_actions += 1
     return n_turns, n_moves, n_actions
+
+
+def _agent_error(
+    exc: Exception, state: State, agent: Agent, seat: int, game_id: int | None, seed: int | None, n_actions: int
+) -> AgentError:
+    where = f"game {game_id} (seed {seed})" if game_id is not None else f"a game (seed {seed})"
+    position = excerpt(_final(state), limit=120)
+    return AgentError(
+        f"agent {agent.label!r} in seat {seat} raised {type(exc).__name__}: {excerpt(str(exc), limit=160)[1:-1]} "
+        f"in {where} after {n_actions} actions, at position {position}",
+        game_id,
+        seed,
+        seat,
+        agent.label,
+        position,
+    )
 
 
 def _final(state: State) -> str:
@@ -285,6 +342,9 @@ def _run(
                 report(len(rows))
     except KeyboardInterrupt:
         return rows, True
+    except (AgentError, IllegalActionError) as exc:
+        exc.finished_rows = rows + getattr(exc, "finished_rows", [])
+        raise
     finally:
         close()
     return rows, False
@@ -292,7 +352,7 @@ def _run(
 
 def _run_on(executor: Executor, batches: list[Batch], rows: list[tuple], report: Callable[[int], Any]) -> None:
     """Submit every batch and collect rows as batches finish; on any error cancel the rest,
-    and on Ctrl-C also keep the batches that finished meanwhile."""
+    and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile."""
     futures = [executor.submit(play_batch, batch) for batch in batches]
     pending = set(futures)
     try:
@@ -303,7 +363,7 @@ def _run_on(executor: Executor, batches: list[Batch], rows: list[tuple], report:
     except BaseException as exc:
         for future in pending:
             future.cancel()
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, (KeyboardInterrupt, AgentError, IllegalActionError)):
             for future in pending:
                 if future.done() and not future.cancelled() and future.exception() is None:
                     rows.extend(future.result())

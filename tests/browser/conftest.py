@@ -98,6 +98,33 @@ def voila_url(artifacts):
             _stop(proc)
 
 
+@pytest.fixture(scope="module")
+def start_voila(artifacts):
+    """``start_voila(root, **options)`` serves ``root/notebooks/apps`` exactly as users do
+    (``voila_command(port, root=root, **options)``, working directory ``root``) and returns the
+    server process and its base URL; every server is stopped, with its kernels, after the module."""
+    servers = []
+
+    def start(root: Path, **options) -> tuple[subprocess.Popen, str]:
+        port = _free_port()
+        log = artifacts / f"voila-{port}.log"
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                voila_command(port, root=root, **options),
+                cwd=root,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        servers.append(proc)
+        _wait_for_port(proc, port, log)
+        return proc, f"http://127.0.0.1:{port}"
+
+    yield start
+    for proc in servers:
+        _stop(proc)
+
+
 @pytest.fixture(scope="session")
 def record_timing():
     """``record_timing(name, seconds)`` keeps a measurement for the end-of-session report."""

@@ -33,7 +33,7 @@ from ...core import (
     check_keys,
     positive_int,
 )
-from ...errors import ActionSyntaxError, LapLimitError, PositionError
+from ...errors import ActionSyntaxError, LapLimitError, PositionError, excerpt
 from ...registry import register_game
 
 NUM_HOLES = 12
@@ -42,6 +42,7 @@ PLAYER_NAMES = ("South", "North")
 _NOTATION = re.compile(
     r"^(0|[1-9][0-9]*)(,(0|[1-9][0-9]*)){5}/(0|[1-9][0-9]*)(,(0|[1-9][0-9]*)){5} (0|[1-9][0-9]*)-(0|[1-9][0-9]*) [01]$"
 )
+_COUNT = re.compile(r"[0-9]+")
 _ACTION = re.compile(r"^(0|[1-9][0-9]?)$")
 
 
@@ -123,8 +124,14 @@ class CrossEndodoiGame(Game):
         """Read ``h0,..,h5/h6,..,h11 S-N P``; only the canonical form is accepted."""
         if not isinstance(text, str) or not _NOTATION.fullmatch(text):
             raise PositionError(
-                f"cross_endodoi: {text!r} is not a position in notation 'h0,h1,h2,h3,h4,h5/h6,...,h11 S-N P' "
+                f"cross_endodoi: {excerpt(text)} is not a position in notation 'h0,h1,h2,h3,h4,h5/h6,...,h11 S-N P' "
                 "(decimal counts without leading zeros, single spaces, P = 0 or 1)"
+            )
+        longest = max(_COUNT.findall(text), key=len)
+        if len(longest) > len(str(self.total_seeds)):  # also keeps int() far from its 4,300-digit limit
+            raise PositionError(
+                f"cross_endodoi: the count {excerpt(longest, limit=30)} is larger than the {self.total_seeds} seeds "
+                f"in play with seeds_per_hole={self.options['seeds_per_hole']}"
             )
         rows, stores, player = text.split(" ")
         holes = [int(x) for x in rows.replace("/", ",").split(",")]
@@ -136,7 +143,7 @@ class CrossEndodoiGame(Game):
         stores = check_int_list(data["stores"], 2, "stores", "cross_endodoi")
         to_move = data["to_move"]
         if type(to_move) is not int or to_move not in (0, 1):
-            raise PositionError(f"cross_endodoi: field 'to_move' must be 0 or 1, got {to_move!r}")
+            raise PositionError(f"cross_endodoi: field 'to_move' must be 0 or 1, got {excerpt(to_move)}")
         return self._validated(holes, stores, to_move)
 
     def _validated(self, holes: list[int], stores: list[int], to_move: int) -> CrossEndodoiState:
@@ -201,7 +208,7 @@ class CrossEndodoiState(State):
 
     def _illegal_reason(self, action: int) -> str | None:
         if not 0 <= action < NUM_HOLES:
-            raise ActionSyntaxError(f"cross_endodoi: action {action} names no hole; holes are 0..11")
+            raise ActionSyntaxError(f"cross_endodoi: action {excerpt(action)} names no hole; holes are 0..11")
         mover = self.to_move
         if self._terminal:
             return f"the game is over: {PLAYER_NAMES[mover]} has no seeds to sow (rule 2.4)"
@@ -278,13 +285,13 @@ class CrossEndodoiState(State):
 
     def action_to_string(self, action: int) -> str:
         if type(action) is not int or not 0 <= action < NUM_HOLES:
-            raise ActionSyntaxError(f"cross_endodoi: action {action!r} names no hole; holes are 0..11")
+            raise ActionSyntaxError(f"cross_endodoi: action {excerpt(action)} names no hole; holes are 0..11")
         return str(action)
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str) or not _ACTION.fullmatch(text) or int(text) >= NUM_HOLES:
             raise ActionSyntaxError(
-                f"cross_endodoi: {text!r} is not a hole; a move is a hole index '0'..'11' "
+                f"cross_endodoi: {excerpt(text)} is not a hole; a move is a hole index '0'..'11' "
                 "(no sign, no leading zeros, no spaces)"
             )
         return int(text)

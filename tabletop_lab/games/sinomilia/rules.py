@@ -39,7 +39,7 @@ from ...core import (
     check_keys,
     positive_int_or_none,
 )
-from ...errors import ActionSyntaxError, IllegalActionError, PositionError
+from ...errors import ActionSyntaxError, IllegalActionError, PositionError, excerpt
 from ...registry import register_game
 
 PLAYER_NAMES = ("Orange", "Green")
@@ -273,7 +273,9 @@ class SinomiliaState(State):
         elif phase == PHASE_SET and 0 <= action < SUN and self.hands[self.to_move] >> action & 1:
             return None
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ActionSyntaxError(f"sinomilia: action {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}")
+            raise ActionSyntaxError(
+                f"sinomilia: action {excerpt(action)} is not an action; actions are 0..{NUM_ACTIONS - 1}"
+            )
         return self._why_illegal(action)
 
     def _why_illegal(self, action: int) -> str:
@@ -401,14 +403,16 @@ class SinomiliaState(State):
 
     def action_to_string(self, action: int) -> str:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ActionSyntaxError(f"sinomilia: action {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}")
+            raise ActionSyntaxError(
+                f"sinomilia: action {excerpt(action)} is not an action; actions are 0..{NUM_ACTIONS - 1}"
+            )
         return _ACTION_STRINGS[action]
 
     def string_to_action(self, text: str) -> int:
         match = _ACTION.fullmatch(text) if isinstance(text, str) else None
         if match is None:
             raise ActionSyntaxError(
-                f"sinomilia: {str(text)[:40]!r} is not an action; write 'set k', 'chip sun', 'chip moon', "
+                f"sinomilia: {excerpt(text, limit=40)} is not an action; write 'set k', 'chip sun', 'chip moon', "
                 "'change k' (k a digit 0-9) or 'pass', with single spaces"
             )
         return _STRING_ACTIONS[text]

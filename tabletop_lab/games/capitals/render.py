@@ -1,0 +1,234 @@
+"""Draw Capitals positions with matplotlib: the 8x8 board as a diamond (spec 1.1).
+
+Square ``(r, c)`` is drawn at ``x = c - r``, ``y = r + c`` with y pointing down, as a diamond
+cell with corners ``(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)``::
+
+                a1 (top: White, upright)
+        a8 (left: Black, flipped)     h1 (right: Black, upright)
+                h8 (bottom: White, flipped)
+
+Each player's Territory is tinted in their colour and their Capital marked with a star. Pieces
+are discs, light for White's owners and dark for Black's, with ``▲`` for upright (players 0
+and 1) and ``▼`` for flipped (players 2 and 3) owners; the ring shows the controller's colour.
+A Ram is two stacked discs. Each player's Cage and Altar are rows of small discs beside their
+corner. The title shows the cycle, whose turn it is and the Hunger Epoch; the last move's path
+(or the chain in progress) is drawn as arrows. Everything is read from ``state.snapshot()``,
+so turns in progress draw too. ``draw`` is a pure function of its inputs; ``BoardView`` keeps
+one axes and redraws only what changes (the board itself is one stored image, see
+``tabletop_lab.fastdraw``), which the board widget uses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, Polygon
+from matplotlib.text import Text
+
+from ...fastdraw import StaticLayer
+from .geometry import CAPITALS, SQUARE_OF, TERRITORIES
+from .rules import PLAYER_NAMES, CapitalsState
+
+__all__ = ["AXES_RECT", "FIGSIZE", "BoardView", "draw", "square_polygon", "square_xy", "status_text"]
+
+FIGSIZE = (7.0, 7.4)
+AXES_RECT = (0.0, 0.0, 1.0, 0.9)  # the top strip holds the title
+XLIM, YLIM = (-11.5, 11.5), (17.6, -2.6)  # y points down
+LIGHT, DARK, EDGE = "#f0d9b5", "#b58863", "#7a5c3e"
+PLAYER_COLOURS = ("#2b83ba", "#d7191c", "#1a9641", "#fdae61")  # ring and territory tint per player
+TEAM_FACE = ("#fbfaf5", "#2b2b2b")  # White's pieces, Black's pieces
+TEAM_TEXT = ("#2b2b2b", "#fbfaf5")
+TARGET, SELECTED, PATH, HUNGER = "#ffd92f", "#e7298a", "#1f4e9c", "#b2182b"
+PIECE_R = 0.42
+# Where each player's Cage and Altar rows start (left end), beside their corner.
+_PANELS = ((-3.4, -1.9), (5.0, 10.2), (-3.4, 15.9), (-11.2, 10.2))
+PANEL_DISCS = 10  # discs drawn per Cage or Altar row; more are counted as "+n"
+
+
+def square_xy(square: str | int) -> tuple[float, float]:
+    """The centre of ``square`` (a name or an index) in data coordinates.
+
+    >>> square_xy("a1"), square_xy("h1"), square_xy("h8"), square_xy("a8")
+    ((0.0, 0.0), (7.0, 7.0), (0.0, 14.0), (-7.0, 7.0))
+    """
+    index = SQUARE_OF[square] if isinstance(square, str) else square
+    r, c = divmod(index, 8)
+    return float(c - r), float(r + c)
+
+
+def square_polygon(square: str | int) -> list[tuple[float, float]]:
+    """The four corners of the diamond cell of ``square``: top, right, bottom, left."""
+    x, y = square_xy(square)
+    return [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
+
+
+def status_text(state: CapitalsState) -> str:
+    """The title: cycle, Hunger Epoch, and whose turn it is (or the result)."""
+    data = state.snapshot()
+    cycle = f"Cycle {data['cycle']}" + (" · HUNGER EPOCH" if data["cycle"] % 4 == 0 else "")
+    result = state.result()
+    if result is not None:
+        if result.is_draw:
+            return f"{cycle} · draw ({result.reason})"
+        team = "White" if 0 in result.winners else "Black"
+        return f"{cycle} · {team} wins ({result.reason}) · points {result.scores[0]}-{result.scores[1]}"
+    actor = data["actor"]
+    doing = ""
+    if data["releases"]:
+        doing = " · place a released prisoner"
+    elif data["pending_sacrifice"]:
+        doing = " · sacrifice a piece"
+    elif state.mid_turn() and state.chain is not None:
+        doing = " · chain in progress"
+    extra = " (extra turn)" if data["extra_turn"] else ""
+    return f"{cycle} · {PLAYER_NAMES[actor]} to move{extra}{doing}"
+
+
+def draw(
+    state: CapitalsState,
+    ax: Axes | None = None,
+    *,
+    highlight: Iterable[str] = (),
+    selected: Iterable[str] = (),
+    show_last_move: bool = True,
+    title: str | None = None,
+    viewer: int | None = None,
+) -> Axes:
+    """Draw ``state`` on ``ax`` (a new figure when ``None``) and return the axes.
+
+    ``highlight``: squares to mark as targets of the next click; ``selected``: squares clicked
+    so far. ``show_last_move``: the path of the latest move, or of the chain in progress.
+    ``title`` replaces the status line. ``viewer`` changes nothing: everything is public.
+    """
+    if ax is None:
+        ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
+    BoardView(ax).update(state, highlight=highlight, selected=selected, show_last_move=show_last_move, title=title)
+    return ax
+
+
+class BoardView:
+    """One axes showing Capitals positions: the fixed board is drawn once, as a ``StaticLayer``
+    (``cells`` are its 64 square diamonds), and ``update`` replaces everything else."""
+
+    def __init__(self, ax: Axes):
+        self.ax = ax
+        ax.set_xlim(*XLIM)
+        ax.set_ylim(*YLIM)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_axis_off()
+        self.cells = [
+            Polygon(square_polygon(i), closed=True, fc=DARK if sum(divmod(i, 8)) % 2 else LIGHT, ec=EDGE, lw=0.5)
+            for i in range(64)
+        ]
+        tints = [
+            Polygon(square_polygon(s), closed=True, fc=PLAYER_COLOURS[p], alpha=0.25, lw=0)
+            for p, squares in enumerate(TERRITORIES)
+            for s in squares
+        ]
+        stars = [
+            Polygon(
+                _star(square_xy(c)[0], square_xy(c)[1] + 0.62), closed=True, fc=PLAYER_COLOURS[p], ec="black", lw=0.5
+            )
+            for p, c in enumerate(CAPITALS)
+        ]
+        ax.add_artist(StaticLayer(ax, self.cells + tints + stars + _square_labels()))
+        self._artists: list = []
+
+    def update(
+        self,
+        state: CapitalsState,
+        *,
+        highlight: Iterable[str] = (),
+        selected: Iterable[str] = (),
+        show_last_move: bool = True,
+        title: str | None = None,
+    ) -> None:
+        """Show ``state``, its targets, selection and move path, replacing what was shown."""
+        ax = self.ax
+        for artist in self._artists:
+            artist.remove()
+        before = set(ax.patches) | set(ax.texts)
+        data = state.snapshot()
+        hunger = data["cycle"] % 4 == 0
+        selected, highlight = set(selected), set(highlight)
+        for name in highlight | selected:
+            colour = SELECTED if name in selected else TARGET
+            ax.add_patch(Polygon(square_polygon(name), closed=True, fc="none", ec=colour, lw=3, zorder=4))
+        if hunger:
+            ax.text(0, 7, "HUNGER", ha="center", va="center", fontsize=30, color=HUNGER, alpha=0.18, zorder=2)
+        for square, owner, controller, top in data["pieces"]:
+            _draw_unit(ax, square_xy(square), owner, controller, top)
+        for player in range(4):
+            _draw_panel(ax, player, data, player == data["actor"] and not state.is_terminal())
+        path = _path(state, data) if show_last_move else []
+        for a, b in zip(path, path[1:]):
+            arrow = FancyArrowPatch(square_xy(a), square_xy(b), arrowstyle="-|>", mutation_scale=14, color=PATH, lw=2)
+            ax.add_patch(arrow).set_zorder(6)
+        ax.set_title(
+            title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else "black"
+        )
+        self._artists = [a for a in (*ax.patches, *ax.texts) if a not in before]
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _star(x: float, y: float, radius: float = 0.3) -> list[tuple[float, float]]:
+    """A five-pointed star's ten corners around ``(x, y)``, pointing up on screen (y down)."""
+    return [
+        (x + r * math.sin(math.pi * k / 5), y - r * math.cos(math.pi * k / 5))
+        for k, r in zip(range(10), [radius, radius * 0.45] * 5)
+    ]
+
+
+def _square_labels() -> list[Text]:
+    """Names of the corners and of a few edge squares, just outside the board."""
+    labels = []
+    for name in ("a1", "h1", "h8", "a8", "d1", "a4", "h5", "e8"):
+        x, y = square_xy(name)
+        dx = 0 if name in ("a1", "h8") else -0.9 if x < 0 else 0.9
+        dy = -1.25 if name == "a1" else 1.25 if name == "h8" else 0
+        labels.append(Text(x + dx, y + dy, name, ha="center", va="center", fontsize=7, color="#6b4a2b"))
+    return labels
+
+
+def _draw_unit(ax: Axes, xy: tuple[float, float], owner: int, controller: int, top: int | None) -> None:
+    x, y = xy
+    if top is None:
+        _draw_disc(ax, x, y, owner, controller, PIECE_R)
+        return
+    _draw_disc(ax, x + 0.1, y + 0.14, owner, controller, PIECE_R * 0.9)  # bottom
+    _draw_disc(ax, x - 0.1, y - 0.14, top, controller, PIECE_R * 0.9)  # top, on the stack
+
+
+def _draw_disc(ax: Axes, x: float, y: float, owner: int, controller: int, radius: float) -> None:
+    team = owner & 1
+    ax.add_patch(Circle((x, y), radius, fc=TEAM_FACE[team], ec=PLAYER_COLOURS[controller], lw=2.2, zorder=5))
+    ax.text(x, y, "▲" if owner < 2 else "▼", ha="center", va="center", fontsize=7, color=TEAM_TEXT[team], zorder=6)
+
+
+def _draw_panel(ax: Axes, player: int, data: dict, to_move: bool) -> None:
+    x0, y0 = _PANELS[player]
+    name = PLAYER_NAMES[player] + (" — out" if data["eliminated"][player] else "")
+    weight = "bold" if to_move else "normal"
+    ax.text(x0, y0 - 0.7, name, fontsize=8, color=PLAYER_COLOURS[player], fontweight=weight, va="center")
+    for row, (label, pile) in enumerate((("Cage", data["cages"][player]), ("Altar", data["altars"][player]))):
+        y = y0 + 0.55 * row
+        ax.text(x0, y, label, fontsize=7, va="center")
+        for i, owner in enumerate(pile[:PANEL_DISCS]):
+            ax.add_patch(
+                Circle((x0 + 2.0 + 0.42 * i, y), 0.18, fc=TEAM_FACE[owner & 1], ec=PLAYER_COLOURS[owner], lw=1)
+            )
+        if len(pile) > PANEL_DISCS:
+            ax.text(x0 + 2.0 + 0.42 * PANEL_DISCS, y, f"+{len(pile) - PANEL_DISCS}", fontsize=7, va="center")
+
+
+def _path(state: CapitalsState, data: dict) -> list[str]:
+    progress = data.get("turn_in_progress")
+    if progress and progress["chain"]:
+        return [progress["chain"]["start"], *progress["chain"]["landings"]]
+    last = state.last_move
+    return last["path"] if last else []

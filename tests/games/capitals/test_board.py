@@ -1,0 +1,63 @@
+"""The Capitals board adapter: polygon cells, click sequences and buttons."""
+
+from matplotlib.figure import Figure
+
+from tabletop_lab import load_game
+from tabletop_lab.games.capitals.board import Adapter
+from tabletop_lab.widgets.adapter import load_adapter
+
+from .helpers import load
+
+HOME = {"a1": 0, "h1": 1, "h8": 2, "a8": 3}
+
+
+def strings(state, adapter):
+    return {state.action_to_string(a): adapter.action_cells(state, a) for a in state.legal_actions()}
+
+
+def test_every_square_is_found_at_its_centre_and_nowhere_else():
+    adapter = load_adapter(load_game("capitals"))
+    assert isinstance(adapter, Adapter)
+    for name in adapter.polygons:
+        assert adapter.cell_at(*adapter.cell_xy(name)) == name
+    assert adapter.cell_at(5.0, 0.0) is None  # outside the diamond
+    assert adapter.cell_at(0.0, 0.6) == "a1" and adapter.cell_at(0.6, 1.2) == "b1"
+
+
+def test_click_sequences():
+    adapter = Adapter(load_game("capitals"))
+    state = load({**HOME, "d4": (0, 0, 2), "c1": 0, "c2": 1, "c4": 3}, cages=[[1], [], [], []])
+    cells = strings(state, adapter)
+    assert cells["step d4 e5"] == ("d4", "e5") == cells["dismantle d4 e5"]  # the Board asks which
+    assert cells["jump c1 c3"] == ("c1", "c3")
+    state.apply_action(state.string_to_action("jump c1 c3"))
+    assert strings(state, adapter) == {"hop c5": ("c5",), "stop": ()}
+    assert adapter.button_label(state, state.string_to_action("stop")) == "stop"
+
+
+def test_buttons_for_synergy_and_skip():
+    adapter = Adapter(load_game("capitals"))
+    state = load({**HOME, "d4": 0, "d5": 2}, cages=[[1], [], [], []])
+    cells = strings(state, adapter)
+    assert cells["transfer"] == () and cells["pass-turn"] == ()
+
+
+def test_draws_on_a_figure():
+    adapter = Adapter(load_game("capitals"))
+    ax = adapter.setup(Figure(figsize=adapter.figsize))
+    adapter.draw(load(HOME), targets=frozenset({"b2"}), selected=("a1",))
+    assert ax.get_title().startswith("Cycle 1")
+
+
+def test_the_board_widget_plays_a_step_and_a_chain_by_clicks():
+    from tabletop_lab.widgets import Board
+
+    board = Board("capitals")
+    board.click_cell("c3")
+    board.click_cell("d4")
+    assert board._state.history_strings() == ["step c3 d4"]
+    chain = Board("capitals", position=load({**HOME, "c1": 0, "c2": 1, "c4": 3}))
+    for cell in ["c1", "c3", "c5"]:
+        chain.click_cell(cell)
+    assert chain._state.history_strings() == ["jump c1 c3", "hop c5"] and not chain._state.mid_turn()
+    assert chain._state.cages[0] == [1, 3]

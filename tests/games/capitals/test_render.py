@@ -1,0 +1,87 @@
+"""The Capitals renderer: what it draws for positions, Rams, Cages and Altars, Hunger and chains."""
+
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, Polygon
+
+from tabletop_lab.games.capitals import render
+from tabletop_lab.render import state_png
+
+from .helpers import load
+
+HOME = {"a1": 0, "h1": 1, "h8": 2, "a8": 3}
+
+
+def discs(ax, radius=render.PIECE_R):
+    return [p for p in ax.patches if isinstance(p, Circle) and p.radius >= radius * 0.85]
+
+
+def test_diamond_geometry():
+    assert render.square_xy("a1") == (0.0, 0.0) and render.square_xy("h8") == (0.0, 14.0)
+    assert render.square_polygon("a1") == [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]
+    ax = Figure(figsize=render.FIGSIZE).add_axes(render.AXES_RECT)
+    view = render.BoardView(ax)
+    assert len(view.cells) == 64 and [tuple(p) for p in view.cells[0].get_xy()[:4]] == render.square_polygon("a1")
+    assert ax.yaxis_inverted()  # y points down: a1 at the top
+
+
+def test_a_view_replaces_what_it_showed():
+    ax = Figure(figsize=render.FIGSIZE).add_axes(render.AXES_RECT)
+    view = render.BoardView(ax)
+    view.update(load({**HOME, "d4": 0}), highlight=["d5"])
+    first = len(ax.patches)
+    view.update(load({**HOME, "d4": 0}), highlight=["d5"])
+    assert len(ax.patches) == first
+    view.update(load(HOME))
+    assert len(discs(ax)) == 4 and len(ax.patches) < first
+
+
+def test_pieces_rams_cages_and_altars_are_drawn():
+    state = load({**HOME, "d4": (0, 0, 2)}, cages=[[1, 3], [], [], []], altars=[[], [0], [], []])
+    ax = render.draw(state)
+    assert len(discs(ax)) == 4 + 2  # four singles, and a Ram as two stacked discs
+    small = [p for p in ax.patches if isinstance(p, Circle) and p.radius < 0.2]
+    assert len(small) == 3  # two caged pieces and one on an Altar
+    texts = [t.get_text() for t in ax.texts]
+    assert texts.count("▲") == 3 and texts.count("▼") == 3  # upright for players 0/1, flipped for 2/3
+    assert "White (top)" in texts and "Cage" in texts and "Altar" in texts
+
+
+def test_title_shows_cycle_turn_and_hunger():
+    calm = render.draw(load(HOME, cycle=3))
+    assert calm.get_title() == "Cycle 3 · White (top) to move"
+    hunger = render.draw(load(HOME, cycle=4))
+    assert "HUNGER EPOCH" in hunger.get_title()
+    assert any(t.get_text() == "HUNGER" for t in hunger.texts)
+
+
+def test_targets_and_selection_are_outlined():
+    ax = render.draw(load(HOME), highlight=["d4", "e5"], selected=["c3"])
+    outlined = [p for p in ax.patches if isinstance(p, Polygon) and p.get_linewidth() == 3]
+    assert len(outlined) == 3
+
+
+def test_last_move_and_chain_in_progress_paths():
+    state = load({**HOME, "c1": 0, "c2": 1, "c4": 3})
+    state.apply_action(state.string_to_action("jump c1 c3"))
+    assert state.mid_turn()
+    ax = render.draw(state)  # drawn from the snapshot: the chain so far
+    assert len([p for p in ax.patches if isinstance(p, FancyArrowPatch)]) == 1
+    assert "chain in progress" in ax.get_title()
+    state.apply_action(state.string_to_action("hop c5"))
+    ax = render.draw(state)
+    assert len([p for p in ax.patches if isinstance(p, FancyArrowPatch)]) == 2
+    assert len([p for p in render.draw(state, show_last_move=False).patches if isinstance(p, FancyArrowPatch)]) == 0
+
+
+def test_result_in_title_and_png():
+    state = load({"a1": 0, "c1": 0, "c2": 1})
+    state.apply_move("jump c1 c3")
+    assert "White wins (no_pieces)" in render.draw(state).get_title()
+    assert state_png(state)[:4] == b"\x89PNG"
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(render)
+    assert result.attempted > 0 and result.failed == 0
