@@ -423,7 +423,7 @@ def test_player_counts_and_boards():
     ("options", "problem"),
     [
         ({"players": 5}, "players=5 is not allowed; valid values: 2, 3, 4, 6"),
-        ({"players": True}, "players=true is not allowed"),
+        ({"players": True}, "players=[tT]rue is not allowed"),
         ({"players": 2.0}, "not allowed"),
         ({"teams": "pairs"}, "teams='pairs' needs 4 or 6 players, got players=2"),
         ({"teams": "pairs", "players": 3}, "needs 4 or 6 players"),
@@ -435,7 +435,7 @@ def test_player_counts_and_boards():
         ({"first_player": 6, "players": 6}, "not allowed"),
         ({"first_player": -1}, "not allowed"),
         ({"board": "large"}, "option board"),
-        ({"size": 3}, "unknown option size"),
+        ({"size": 3}, "unknown option .?size"),
     ],
 )
 def test_bad_options_raise_rules_error(options, problem):
