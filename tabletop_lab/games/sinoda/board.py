@@ -9,8 +9,8 @@ buttons drawn next to the selected piece. Every action takes two clicks:
   piece shows a small ``+`` button above its right corner and a ``−`` button below it (only
   those its value allows).
 
-Click hit-testing uses each triangle's outline (``matplotlib.path.Path``), since the shared
-base class has no polygon cells yet; the buttons are tested first while they are shown.
+The triangles are the base class's polygon cells (``polygons``: hit-testing and centroids come
+from there); the buttons are tested first while they are shown.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import math
 from typing import Any
 
 from matplotlib.patches import Circle
-from matplotlib.path import Path
 
+from ...board_adapter import BoardAdapter
 from ...errors import ActionError
-from ...widgets.adapter import BoardAdapter
 from . import render
 from .rules import SinodaState
 
@@ -40,7 +39,6 @@ class Adapter(BoardAdapter):
     def __init__(self, game):
         super().__init__(game)
         self.polygons = render.cell_polygons(game.board)
-        self._paths = {cell: Path(points) for cell, points in self.polygons.items()}
         self._buttons: dict[str, tuple[float, float]] = {}  # shown buttons and their centres
 
     def setup(self, figure: Any) -> Any:
@@ -69,17 +67,24 @@ class Adapter(BoardAdapter):
         for sign, (bx, by) in self._buttons.items():
             if math.hypot(x - bx, y - by) <= BUTTON_R:
                 return sign
-        for cell, path in self._paths.items():
-            if path.contains_point((x, y)):
-                return cell
-        return None
+        return super().cell_at(x, y)
 
     def cell_xy(self, cell: str) -> tuple[float, float]:
         if cell in CHANGE_BUTTONS:
             if cell not in self._buttons:
                 raise ValueError(f"sinoda: the {cell} button is not shown (select a piece first)")
             return self._buttons[cell]
-        return render.centroid(self.polygons[cell])
+        return super().cell_xy(cell)
+
+    def legend(self) -> str:
+        return (
+            "Click a piece, then a ringed cell to move it or + / − to change its value. "
+            "Arrow: the last move; ×: a capture; shaded flowers: start cells."
+        )
+
+    def result_note(self, state: SinodaState) -> str:
+        """The Win by Sinoda inequality, when the game ended so."""
+        return state.sinoda_arithmetic() or ""
 
     def action_cells(self, state: SinodaState, action: int) -> tuple[str, str]:
         words = state.action_to_string(action).split(" ")
