@@ -19,6 +19,7 @@ empty cells, so move generation is a few bit tests per destination.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Iterator
@@ -253,7 +254,7 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
         raise fail("'cells' must be a non-empty list of cell names")
     for name in cells:
         if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
-            raise fail(f"cell name {_short(name)} must be a non-empty string without whitespace")
+            raise fail(f"cell name {excerpt(name)} must be a non-empty string without whitespace")
     known = set(cells)
     if len(known) != len(cells):
         twice = sorted({c for c in cells if cells.count(c) > 1})
@@ -271,7 +272,7 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
             raise fail(f"adjacency[{name!r}] must be a list of cell names")
         for other in around:
             if not isinstance(other, str) or other not in known:
-                raise fail(f"adjacency[{name!r}] names unknown cell {_short(other)}")
+                raise fail(f"adjacency[{name!r}] names unknown cell {excerpt(other)}")
             if other == name:
                 raise fail(f"adjacency[{name!r}] lists the cell itself (no self-loops)")
             if name not in adjacency[other]:
@@ -279,14 +280,14 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
         if len(set(around)) != len(around):
             raise fail(f"adjacency[{name!r}] lists a neighbour twice")
     if not isinstance(seats, list) or len(seats) != players:
-        raise fail(f"'seats' must hold one list of start cells per player ({players}), got {_short(seats)}")
+        raise fail(f"'seats' must hold one list of start cells per player ({players}), got {excerpt(seats)}")
     taken: set[str] = set()
     for seat, start in enumerate(seats):
         if not isinstance(start, list) or len(start) != PIECES_PER_PLAYER:
-            raise fail(f"seats[{seat}] must list {PIECES_PER_PLAYER} start cells, got {_short(start)}")
+            raise fail(f"seats[{seat}] must list {PIECES_PER_PLAYER} start cells, got {excerpt(start)}")
         for name in start:
             if not isinstance(name, str) or name not in known:
-                raise fail(f"seats[{seat}] names unknown cell {_short(name)}")
+                raise fail(f"seats[{seat}] names unknown cell {excerpt(name)}")
         if len(set(start)) != len(start):
             raise fail(f"seats[{seat}] lists a cell twice")
         overlap = taken & set(start)
@@ -296,6 +297,12 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
     return cells, adjacency, seats
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
+def excerpt(value: Any) -> str:
+    """A short excerpt of some input for an error message (never raises, whatever the input)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"<int of about {len(hex(value)) * 6 // 5} digits>"
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 40 else text[:37] + "..."

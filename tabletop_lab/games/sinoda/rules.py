@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import math
 from bisect import bisect_left, insort
 from typing import Any, NamedTuple
@@ -24,7 +23,7 @@ from typing import Any, NamedTuple
 from ...core import TERMINAL, Game, GameInfo, Option, Result, State, canonical_json, check_keys
 from ...errors import ActionSyntaxError, PositionError, RulesError
 from ...registry import register_game
-from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, standard_board
+from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, excerpt, standard_board
 
 __all__ = ["PLAYER_NAMES", "SinodaGame", "SinodaState", "Turn", "TEAM_LAYOUTS"]
 
@@ -173,12 +172,12 @@ class SinodaGame(Game):
         n = self.num_players
         players = data["players"]
         if type(players) is not int:
-            raise PositionError(f"sinoda: field 'players' must be an integer, got {_short(players)}")
+            raise PositionError(f"sinoda: field 'players' must be an integer, got {excerpt(players)}")
         if players != n:
             raise PositionError(f"sinoda: field 'players' is {players} but the rules config has players={n}")
         to_move = data["to_move"]
         if type(to_move) is not int or not 0 <= to_move < n:
-            raise PositionError(f"sinoda: field 'to_move' must be a seat 0..{n - 1}, got {_short(to_move)}")
+            raise PositionError(f"sinoda: field 'to_move' must be a seat 0..{n - 1}, got {excerpt(to_move)}")
         owner, value = self._read_pieces(data["pieces"])
         captured = self._read_captured(data["captured"])
         for o in range(n):
@@ -199,24 +198,26 @@ class SinodaGame(Game):
     def _read_pieces(self, pieces: Any) -> tuple[list[int], list[int]]:
         board, n = self.board, self.num_players
         if not isinstance(pieces, list):
-            raise PositionError(f"sinoda: field 'pieces' must be a list of [cell, player, value], got {_short(pieces)}")
+            raise PositionError(
+                f"sinoda: field 'pieces' must be a list of [cell, player, value], got {excerpt(pieces)}"
+            )
         owner, value = [-1] * board.size, [0] * board.size
         for i, entry in enumerate(pieces):
             where = f"sinoda: pieces[{i}]"
             if not isinstance(entry, list) or len(entry) != 3:
-                raise PositionError(f"{where} must be [cell, player, value], got {_short(entry)}")
+                raise PositionError(f"{where} must be [cell, player, value], got {excerpt(entry)}")
             name, player, val = entry
             if not isinstance(name, str):
-                raise PositionError(f"{where}: the cell must be a string, got {_short(name)}")
+                raise PositionError(f"{where}: the cell must be a string, got {excerpt(name)}")
             cell = board.index.get(name)
             if cell is None:
-                raise PositionError(f"{where}: cell {_short(name)} is not on the board")
+                raise PositionError(f"{where}: cell {excerpt(name)} is not on the board")
             if owner[cell] >= 0:
                 raise PositionError(f"{where}: two pieces share cell {name}")
             if type(player) is not int or not 0 <= player < n:
-                raise PositionError(f"{where}: the player must be an integer 0..{n - 1}, got {_short(player)}")
+                raise PositionError(f"{where}: the player must be an integer 0..{n - 1}, got {excerpt(player)}")
             if type(val) is not int or not 1 <= val <= MAX_VALUE:
-                raise PositionError(f"{where}: the value must be an integer 1..4, got {_short(val)}")
+                raise PositionError(f"{where}: the value must be an integer 1..4, got {excerpt(val)}")
             owner[cell], value[cell] = player, val
         return owner, value
 
@@ -227,17 +228,17 @@ class SinodaGame(Game):
         result = []
         for p, entries in enumerate(captured):
             if not isinstance(entries, list):
-                raise PositionError(f"sinoda: captured[{p}] must be a list of [owner, value], got {_short(entries)}")
+                raise PositionError(f"sinoda: captured[{p}] must be a list of [owner, value], got {excerpt(entries)}")
             pieces = []
             for i, entry in enumerate(entries):
                 where = f"sinoda: captured[{p}][{i}]"
                 if not isinstance(entry, list) or len(entry) != 2:
-                    raise PositionError(f"{where} must be [owner, value], got {_short(entry)}")
+                    raise PositionError(f"{where} must be [owner, value], got {excerpt(entry)}")
                 victim, val = entry
                 if type(victim) is not int or not 0 <= victim < n:
-                    raise PositionError(f"{where}: the owner must be an integer 0..{n - 1}, got {_short(victim)}")
+                    raise PositionError(f"{where}: the owner must be an integer 0..{n - 1}, got {excerpt(victim)}")
                 if type(val) is not int or not 1 <= val <= MAX_VALUE:
-                    raise PositionError(f"{where}: the value must be an integer 1..4, got {_short(val)}")
+                    raise PositionError(f"{where}: the value must be an integer 1..4, got {excerpt(val)}")
                 if self.friendly[p][victim]:
                     who = "the capturer itself" if victim == p else f"player {p}'s teammate"
                     raise PositionError(f"{where}: the owner {victim} is {who}; only opponents' pieces are captured")
@@ -455,12 +456,12 @@ class SinodaState(State):
     def _decode(self, action: int) -> tuple[int, int]:
         if type(action) is not int or not 0 <= action < self.game.num_actions:
             raise ActionSyntaxError(
-                f"sinoda: action {action!r} is out of range; actions are ints 0..{self.game.num_actions - 1}"
+                f"sinoda: action {excerpt(action)} is out of range; actions are ints 0..{self.game.num_actions - 1}"
             )
         return divmod(action, self.game.stride)
 
     def action_to_string(self, action: int) -> str:
-        text = self.game.action_strings.get(action)
+        text = self.game.action_strings.get(action) if type(action) is int else None
         if text is None:
             cell, slot = self._decode(action)
             names = self.game.board.names
@@ -475,7 +476,7 @@ class SinodaState(State):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise ActionSyntaxError(f"sinoda: an action string is needed, got {_short(text)}; {_SYNTAX}")
+            raise ActionSyntaxError(f"sinoda: an action string is needed, got {excerpt(text)}; {_SYNTAX}")
         parts = text.split(" ")
         if len(parts) == 3 and parts[0] == "change" and parts[2] in ("+", "-"):
             slot = _CHANGE_UP if parts[2] == "+" else _CHANGE_DOWN
@@ -483,13 +484,13 @@ class SinodaState(State):
         if len(parts) == 3 and parts[0] == "move":
             origin, dest = self._cell(parts[1], text), self._cell(parts[2], text)
             return origin * self.game.stride + _FIRST_MOVE + dest
-        raise ActionSyntaxError(f"sinoda: {_short(text)} is not an action; {_SYNTAX}")
+        raise ActionSyntaxError(f"sinoda: {excerpt(text)} is not an action; {_SYNTAX}")
 
     def _cell(self, token: str, text: str) -> int:
         cell = self.game.board.index.get(token)
         if cell is None:
             raise ActionSyntaxError(
-                f"sinoda: {_short(token)} in {_short(text)} is not a cell of this board (cells look like U2,0 or D-1,-2)"
+                f"sinoda: {excerpt(token)} in {excerpt(text)} is not a cell of this board (cells look like U2,0 or D-1,-2)"
             )
         return cell
 
@@ -648,12 +649,3 @@ def _action_table(board: Board) -> tuple[tuple, tuple]:
 
 def _steps(count: int) -> str:
     return "step" if count == 1 else "steps"
-
-
-def _short(value: Any) -> str:
-    """A short excerpt of some input for an error message."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
