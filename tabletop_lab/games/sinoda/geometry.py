@@ -19,14 +19,13 @@ empty cells, so move generation is a few bit tests per destination.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import RulesError
+from ...errors import RulesError, excerpt
 
 __all__ = [
     "Board",
@@ -295,14 +294,3 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
             raise fail(f"seats overlap: {', '.join(sorted(overlap))} is a start cell of two seats")
         taken |= set(start)
     return cells, adjacency, seats
-
-
-def excerpt(value: Any) -> str:
-    """A short excerpt of some input for an error message (never raises, whatever the input)."""
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"<int of about {len(hex(value)) * 6 // 5} digits>"
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else text[:37] + "..."

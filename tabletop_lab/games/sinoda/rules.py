@@ -21,9 +21,9 @@ from bisect import bisect_left, insort
 from typing import Any, NamedTuple
 
 from ...core import TERMINAL, Game, GameInfo, Option, Result, State, canonical_json, check_keys
-from ...errors import ActionSyntaxError, PositionError, RulesError
+from ...errors import ActionSyntaxError, PositionError, RulesError, excerpt
 from ...registry import register_game
-from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, excerpt, standard_board
+from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, standard_board
 
 __all__ = ["PLAYER_NAMES", "SinodaGame", "SinodaState", "Turn", "TEAM_LAYOUTS"]
 

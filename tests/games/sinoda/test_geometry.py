@@ -218,7 +218,7 @@ def adjacency_with(**entries):
         (changed(adjacency=[]), "must map every cell"),
         (changed(adjacency={k: v for k, v in RING["adjacency"].items() if k != "n"}), "without an entry: \\['n'\\]"),
         (changed(adjacency=adjacency_with(z=[])), "unknown: \\['z'\\]"),
-        (changed(adjacency=adjacency_with(n=["m", "zz"])), 'names unknown cell "zz"'),
+        (changed(adjacency=adjacency_with(n=["m", "zz"])), "names unknown cell 'zz'"),
         (changed(adjacency=adjacency_with(n=["m", "n"])), "self-loops"),
         (changed(adjacency=adjacency_with(n=["m", "a"])), "not symmetric"),
         (changed(adjacency=adjacency_with(n="m")), "must be a list"),

@@ -100,7 +100,7 @@ def variant(**changes):
         (variant(to_move=-1), "'to_move' must be a seat"),
         (variant(pieces={"U2,0": 0}), "'pieces' must be a list"),
         (variant(pieces=[["U2,0", 0]] + VALID["pieces"][1:]), r"pieces\[0\] must be \[cell, player, value\]"),
-        (variant(pieces=[["U9,0", 0, 3]] + VALID["pieces"][1:]), r'pieces\[0\]: cell "U9,0" is not on the board'),
+        (variant(pieces=[["U9,0", 0, 3]] + VALID["pieces"][1:]), r"pieces\[0\]: cell 'U9,0' is not on the board"),
         (variant(pieces=[["U0,4", 0, 3]] + VALID["pieces"][1:]), "not on the board"),
         (variant(pieces=[[7, 0, 3]] + VALID["pieces"][1:]), "cell must be a string"),
         (variant(pieces=VALID["pieces"] + [["U2,0", 1, 1]]), r"pieces\[3\]: two pieces share cell U2,0"),
@@ -223,7 +223,7 @@ def test_malformed_action_strings(text):
 
 
 def test_unknown_cells_are_named():
-    with pytest.raises(ActionSyntaxError, match='"U9,9" in "move U2,0 U9,9" is not a cell of this board'):
+    with pytest.raises(ActionSyntaxError, match="'U9,9' in 'move U2,0 U9,9' is not a cell of this board"):
         GAME.new_initial_state().apply_move("move U2,0 U9,9")
 
 
