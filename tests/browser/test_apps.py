@@ -22,7 +22,7 @@ import urllib.request
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
-from matplotlib.image import imread
+from matplotlib.image import imread, imsave
 from playwright.sync_api import Page, expect
 
 from tabletop_lab import load_game
@@ -488,14 +488,27 @@ def drawn_for_orange(view: dict, green_card: int) -> np.ndarray:
     return imread(io.BytesIO(figure_png(figure)))[..., :3]
 
 
-def expect_orange_picture(page: Page, board, view: dict) -> None:
+def expect_orange_picture(page: Page, board, view: dict, artifacts) -> None:
     """Within ``STEP_MS`` the canvas shows Orange's view exactly, whatever card Green holds."""
     hidden = [k for k in range(10) if k not in view["discards"][1]]
     drawings = [drawn_for_orange(view, card) for card in hidden]
     assert all(np.array_equal(drawings[0], other) for other in drawings[1:]), "the drawing depends on Green's card"
     deadline = time.monotonic() + STEP_MS / 1000
-    while not np.array_equal(canvas_pixels(board), drawings[0]):
-        assert time.monotonic() < deadline, f"the picture is not Orange's view of {view}"
+
+    def matches(shown: np.ndarray) -> bool:
+        """Green's half of the table (the top) exactly; elsewhere all but 0.1% of the pixels:
+        the rings of the playable cards overlap, and their drawing order (a set's) may vary."""
+        expected = drawings[0]
+        if shown.shape != expected.shape:
+            return False
+        top = int(0.45 * shown.shape[0])
+        return np.array_equal(shown[:top], expected[:top]) and np.mean(np.any(shown != expected, -1)) < 0.001
+
+    while not matches(shown := canvas_pixels(board)):
+        if time.monotonic() > deadline:
+            imsave(artifacts / "sinomilia_picture_shown.png", shown)
+            imsave(artifacts / "sinomilia_picture_expected.png", drawings[0])
+            raise AssertionError(f"the picture is not Orange's view of {view} (both saved in {artifacts})")
         page.wait_for_timeout(200)
 
 
@@ -538,6 +551,7 @@ def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, arti
         fx, fy = card_fractions()[card]
         box = canvas.bounding_box()
         canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+        page.mouse.move(0, 0)  # off the board, towards the buttons, as a person's pointer goes
 
     view = json.loads(position.input_value())
     assert view["observer"] == 0 and view["phase"] == "set" and view["to_move"] == 0
@@ -547,7 +561,7 @@ def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, arti
     for turn in range(12):  # a chip, then passes: the round ends by C2, C3 or C1
         if view["last_round"] is not None:
             break
-        expect_orange_picture(page, board, view)  # Orange to play: the picture is Orange's view only
+        expect_orange_picture(page, board, view, artifacts)  # Orange to play: the picture is Orange's view only
         label = "chip (sun)" if turn == 0 else "pass"
         view = step(lambda label=label: board.locator(".tl-action", has_text=label).click())
     report = view["last_round"]
