@@ -89,4 +89,5 @@ def test_change_a_value_and_move_by_clicking(page: Page, voila_url, artifacts):
     first = three.pieces_of(0)[0]
     play_by_clicks(page, board, three, f"change {first} +", 1)
     expect(board.locator(".tl-errors")).to_have_text("")
+    page.wait_for_timeout(400)  # the canvas image lags the labels a little
     page.screenshot(path=artifacts / "sinoda_three_players.png", full_page=True)
