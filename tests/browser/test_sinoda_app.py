@@ -8,6 +8,7 @@ exactly as the board lays out its figure; the moves are checked against the engi
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from matplotlib.figure import Figure
@@ -55,6 +56,16 @@ def play_by_clicks(page: Page, board, state, move: str, count: int) -> None:
     expect(board.locator(".tl-status")).to_have_text("Blue to move", timeout=STEP_MS)
 
 
+def blue_to_move(page: Page, position, game):
+    """The position the box shows once it is Blue's turn again (the box may trail the move list)."""
+    deadline = time.monotonic() + STEP_MS / 1000
+    while True:
+        state = game.load_position(position.input_value())
+        if state.current_player() == 0 or state.is_terminal() or time.monotonic() > deadline:
+            return state
+        page.wait_for_timeout(200)
+
+
 def test_change_a_value_and_move_by_clicking(page: Page, voila_url, artifacts):
     game = load_game("sinoda")
     open_app(page, voila_url, "play_sinoda.ipynb")
@@ -68,13 +79,13 @@ def test_change_a_value_and_move_by_clicking(page: Page, voila_url, artifacts):
 
     # Change a value: click Blue's piece on U2,0, then the + button beside it.
     play_by_clicks(page, board, state, "change U2,0 +", 1)
-    state = game.load_position(position.input_value())
+    state = blue_to_move(page, position, game)
     assert state.current_player() == 0 and ("U2,0", 0, 2) in {tuple(p) for p in state.to_dict()["pieces"]}
 
     # Move a piece: click it, then its destination.
     move = random.Random(0).choice([m for m in state.legal_moves() if m.startswith("move")])
     play_by_clicks(page, board, state, move, 3)
-    after = game.load_position(position.input_value())
+    after = blue_to_move(page, position, game)
     assert move.split(" ")[2] in after.pieces_of(0) or after.is_terminal()
     page.screenshot(path=artifacts / "sinoda_two_players.png", full_page=True)
 
