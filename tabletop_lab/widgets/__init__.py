@@ -1,13 +1,22 @@
 """Jupyter widgets: a playable ``Board``, a ``ReplayViewer``, ``animate_move`` and a ``SimulationPanel``.
 
 They need ipywidgets and ipympl (the ``widgets`` extra); ``import tabletop_lab`` does not import
-them. Each game plugs into the generic board through ``games/<game>/board.py`` (``adapter.py``).
+them. Each game plugs into the generic board through ``games/<game>/board.py``, a subclass of
+``BoardAdapter`` (``tabletop_lab/board_adapter.py``, re-exported here), which imports no widgets.
 """
 
-from .adapter import BoardAdapter, load_adapter
+from ..board_adapter import BoardAdapter, load_adapter, register_adapter
 from .animation import animate_move
 from .board import Board
 from .replay import ReplayViewer
 from .simulation import SimulationPanel
 
-__all__ = ["Board", "BoardAdapter", "ReplayViewer", "SimulationPanel", "animate_move", "load_adapter"]
+__all__ = [
+    "Board",
+    "BoardAdapter",
+    "ReplayViewer",
+    "SimulationPanel",
+    "animate_move",
+    "load_adapter",
+    "register_adapter",
+]

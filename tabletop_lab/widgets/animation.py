@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
+from ..board_adapter import load_adapter
 from ..core import State
-from .adapter import load_adapter
 
 __all__ = ["animate_move"]
 

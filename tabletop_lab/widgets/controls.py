@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import time
 import traceback
 import warnings
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..agents import AGENTS, Agent
+from ..agents import AGENTS, Agent, agents_for
 from ..core import Game, Option, Result
 from ..errors import LapLimitError
 
@@ -29,6 +31,7 @@ __all__ = [
     "make_canvas",
     "option_controls",
     "option_value",
+    "option_label",
     "option_widget",
     "result_text",
     "seat_picker",
@@ -56,9 +59,10 @@ class ErrorLog(widgets.Output):
         self.outputs = ({"output_type": "stream", "name": "stderr", "text": message.rstrip("\n") + "\n"},)
 
     def report(self, exc: BaseException) -> None:
-        """Show a user error as its message, anything else as a traceback."""
+        """Show a user error as its message (no exception class: those are for programmers),
+        anything else as a traceback."""
         if isinstance(exc, (ValueError, LapLimitError)):
-            self.show(f"{type(exc).__name__}: {exc}")
+            self.show(str(exc))
         else:
             self.show("".join(traceback.format_exception(exc)))
 
@@ -85,41 +89,63 @@ def guarded(method: Callable) -> Callable:
     return wrapper
 
 
-def agent_choices(human: bool = True) -> list[tuple[str, str]]:
-    """(label, spec) pairs for a seat picker: "human" first, then every registered agent.
+def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
+    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports ``game``.
 
     >>> agent_choices()[:2]
     [('human', 'human'), ('random', 'random')]
     """
     choices = [(HUMAN, HUMAN)] if human else []
-    for name in AGENTS:
+    for name in AGENTS if game is None else agents_for(game):
         spec = QUICK_SPECS.get(name, name)
         label = name if spec == name else f"{name} ({spec.partition(':')[2].replace('=', ' ')})"
         choices.append((label, spec))
     return choices
 
 
-def seat_picker(seat: int, name: str, value: str | Agent, human: bool = True) -> widgets.Dropdown:
+def seat_picker(
+    seat: int, name: str, value: str | Agent, human: bool = True, game: Game | None = None
+) -> widgets.Dropdown:
     """A dropdown choosing who plays ``seat``; an unlisted spec or Agent is added as an option.
 
-    CSS class ``tl-seat-<seat>``.
+    Only agents that support ``game`` are listed; when ``game`` has teams of two or more, the
+    label names the seat's team ("North, team A"). CSS class ``tl-seat-<seat>``.
     """
-    options = agent_choices(human)
+    options = agent_choices(human, game)
     if isinstance(value, Agent) or value not in [spec for _, spec in options]:
         options.append((value.label if isinstance(value, Agent) else str(value), value))
-    picker = widgets.Dropdown(options=options, value=value, description=name, layout=widgets.Layout(width="230px"))
-    picker.style.description_width = "60px"
+    label, width, label_width = name, "230px", "60px"
+    if game is not None and any(len(team) > 1 for team in game.teams()):
+        label, width, label_width = f"{name}, team {chr(ord('A') + game.team_of(seat))}", "300px", "130px"
+    picker = widgets.Dropdown(options=options, value=value, description=label, layout=widgets.Layout(width=width))
+    picker.style.description_width = label_width
     picker.add_class(f"tl-seat-{seat}")
     return picker
 
 
+def option_label(name: str) -> str:
+    """An option's name as people read it.
+
+    >>> option_label("seeds_per_hole")
+    'Seeds per hole'
+    """
+    return name.replace("_", " ").capitalize()
+
+
 def option_widget(option: Option, value: Any) -> widgets.Widget:
-    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text."""
-    common = {"description": option.name, "tooltip": option.doc, "style": {"description_width": "initial"}}
+    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text.
+
+    Labelled for people ("Seeds per hole"), with the option's description as tooltip.
+    """
+    common = {
+        "description": option_label(option.name),
+        "tooltip": option.doc,
+        "style": {"description_width": "initial"},
+    }
     if option.choices is not None and all(type(c) is bool for c in option.choices):
         return widgets.Checkbox(value=value, indent=False, layout=widgets.Layout(width="auto"), **common)
     if option.choices is not None:
-        options = [(json.dumps(c), c) for c in option.choices]
+        options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
         return widgets.Dropdown(options=options, value=value, layout=widgets.Layout(width="max-content"), **common)
     return widgets.Text(
         value=json.dumps(value), placeholder=option.allowed, layout=widgets.Layout(width="220px"), **common
@@ -147,10 +173,10 @@ def make_canvas(figsize: tuple[float, float]) -> Figure:
     pyplot never learns of the figure, so nothing keeps it alive once the widget is gone, and
     no figure appears outside the widget's layout. The header, toolbar and footer are hidden.
     """
-    from ipympl.backend_nbagg import Canvas, FigureManager
+    from ipympl.backend_nbagg import FigureManager
 
     figure = Figure(figsize=figsize)
-    canvas = Canvas(figure)
+    canvas = _canvas_class()(figure)
     with warnings.catch_warnings():  # ipympl 0.10's toolbar trips a traitlets deprecation
         warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
         FigureManager(canvas, num=id(figure))  # the canvas sends its frames through its manager
@@ -160,6 +186,34 @@ def make_canvas(figsize: tuple[float, float]) -> Figure:
     canvas.resizable = False
     canvas.capture_scroll = False
     return figure
+
+
+@functools.cache
+def _canvas_class() -> type:
+    """ipympl's canvas, sending whole frames when frames follow each other closely.
+
+    ipympl sends a frame as the pixels changed since the last one (a "diff"), and the browser
+    loads each frame's PNG asynchronously, replacing the image being loaded when the next frame
+    arrives: a dropped diff leaves the picture mixed from two positions (old seeds, a title
+    printed over another), and the mode of the next frame can be misread. A whole frame replaces
+    everything, so after any frame sent less than ``FULL_FRAME_GAP`` seconds ago the next is whole.
+    """
+    from ipympl.backend_nbagg import Canvas
+
+    class FrameSafeCanvas(Canvas):
+        FULL_FRAME_GAP = 1.0
+        _last_frame = -math.inf
+
+        def get_diff_image(self):
+            now = time.monotonic()
+            if now - self._last_frame < self.FULL_FRAME_GAP:
+                self._force_full = True
+            image = super().get_diff_image()
+            if image is not None:
+                self._last_frame = now
+            return image
+
+    return FrameSafeCanvas
 
 
 def result_text(result: Result, name: Callable[[int], str]) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
+from ..board_adapter import load_adapter
 from ..core import State
 from ..records import GameRecord
 from ..render import figure_png
-from .adapter import load_adapter
 from .controls import ErrorLog, guarded, result_text
 
 __all__ = ["ReplayViewer"]

@@ -27,6 +27,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..agents import agents_for
 from ..core import Game
 from ..registry import list_games, load_game
 from ..render import figure_png
@@ -280,10 +281,13 @@ class SimulationPanel(widgets.VBox):
 
     def _build_seats(self, agents: list | None) -> None:
         n = self.game.num_players
-        agents = (["random", "greedy"] + ["random"] * n)[:n] if agents is None else list(agents)
+        if agents is None:
+            defaults = [name for name in ("random", "greedy") if name in agents_for(self.game)]
+            agents = (defaults + ["random"] * n)[:n]
+        agents = list(agents)
         if len(agents) != n:
             raise ValueError(f"{self.game.name}: agents needs {n} entries (one per seat), got {len(agents)}")
-        self.seat_pickers = [seat_picker(i, "", spec, human=False) for i, spec in enumerate(agents)]
+        self.seat_pickers = [seat_picker(i, "", spec, human=False, game=self.game) for i, spec in enumerate(agents)]
         self.seats_box.children = self.seat_pickers
         self._relabel_seats()
 

@@ -47,6 +47,14 @@ def test_css_classes_of_the_contract():
         (board.errors, "tl-errors"),
         (board.seat_pickers[0], "tl-seat-0"),
         (board.seat_pickers[1], "tl-seat-1"),
+        (board.action_buttons, "tl-actions"),
+        (board.choice_row, "tl-choices"),
+        (board.handover, "tl-handover"),
+        (board.ready_button, "tl-ready"),
+        (board.you_label, "tl-you"),
+        (board.legend, "tl-legend"),
+        (board.options_hint, "tl-options-hint"),
+        (board.link, "tl-link"),
     ]:
         assert css in widget._dom_classes
 
@@ -199,7 +207,7 @@ def test_malformed_position_is_shown_and_changes_nothing(text):
     before = board.state
     board.position_text.value = text
     board.load_button.click()
-    assert "PositionError" in board.errors.text
+    assert "position" in board.errors.text.lower() and "Error" not in board.errors.text
     assert board.state == before and board.state.history() == [2]
     with pytest.raises(PositionError):
         board.load(text)
@@ -208,7 +216,11 @@ def test_malformed_position_is_shown_and_changes_nothing(text):
 def test_result_is_announced_and_play_stops():
     board = Board(position=END_GAME)
     board.click_cell(5)
-    assert board.status.value == "Game over: South wins, 21–15"
+    # the score explained: the seed left on the board is South's
+    assert (
+        board.status.value
+        == "Game over: South wins, 21–15: South's store 20 + 1 seed left on the board, credited to South"
+    )
     assert board._targets() == frozenset()
     board.click_cell(6)
     assert "game is over" in board.errors.text

@@ -43,8 +43,9 @@ def shown_counts(ax_view):
     [
         "tabletop_lab.render",
         "tabletop_lab.games.cross_endodoi.render",
-        "tabletop_lab.widgets.adapter",
+        "tabletop_lab.board_adapter",
         "tabletop_lab.widgets.controls",
+        "tabletop_lab.widgets.links",
     ],
 )
 def test_docstring_examples(module):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tabletop_lab.agents import agents_for
 from tabletop_lab.widgets import SimulationPanel
 
 
@@ -126,3 +127,13 @@ def test_an_agent_that_fails_mid_run_keeps_the_finished_games():
     assert "out of ideas" in panel.errors.text and "seat" in panel.errors.text
     assert 0 < len(df) < 100 and list(df["game_id"]) == list(range(len(df)))
     assert "Download the rows" in panel.downloads.value
+
+
+def test_the_seat_pickers_offer_only_agents_that_play_the_game():
+    import tests.toy_hidden  # noqa: F401  (registers test_hidden_card)
+
+    panel = SimulationPanel("test_hidden_card")
+    offered = [spec.partition(":")[0] for _, spec in panel.seat_pickers[0].options]
+    assert offered == agents_for(panel.game) and "greedy" not in offered
+    assert [picker.value for picker in panel.seat_pickers] == ["random", "random"]
+    assert "greedy" in [spec for _, spec in SimulationPanel().seat_pickers[0].options]

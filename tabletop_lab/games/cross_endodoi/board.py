@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...board_adapter import BoardAdapter, subsample
 from ...errors import ActionError, LapLimitError
-from ...widgets.adapter import BoardAdapter, subsample
 from . import render
 from .rules import CrossEndodoiState
 
@@ -29,8 +29,25 @@ class Adapter(BoardAdapter):
 
     def draw(self, state, *, targets=frozenset(), selected=(), preview=None, viewer=None) -> None:
         """Everything is public in Cross-endodoi, so ``viewer`` changes nothing; ``selected`` is
-        always empty (one click is a whole move)."""
-        self.view.update(state, highlight=targets, preview=preview)
+        always empty (one click is a whole move). The title tells the last move only: the
+        board's status line says whose turn it is."""
+        self.view.update(state, highlight=targets, preview=preview, title=render.last_move_text(state))
+
+    def legend(self) -> str:
+        return (
+            "South's row is the lower one, its store on the right; North's the upper one, its store on "
+            "the left. Green rings: holes you may sow. Hovering over one previews the move: counts "
+            "now→after, its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
+        )
+
+    def result_note(self, state: CrossEndodoiState) -> str:
+        """The seeds left on the board when play stops, credited to the side that gets them."""
+        left = sum(state.holes)
+        if not left:
+            return ""
+        owner = 1 - state.to_move
+        name, seeds = render.PLAYER_NAMES[owner], f"{left} seed{'s' if left > 1 else ''}"
+        return f"{name}'s store {state.stores[owner]} + {seeds} left on the board, credited to {name}"
 
     def cell_at(self, x: float, y: float) -> int | None:
         return render.hole_at(x, y)

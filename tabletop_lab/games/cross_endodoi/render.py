@@ -171,8 +171,10 @@ class BoardView:
             static.append(
                 Text(x, y + (0.52 if h < ROW else -0.52), str(h), ha="center", va="center", fontsize=8, color="#6b4a2b")
             )
-        static.append(Text(0.5, 0.15, "South", ha="center", va="center", fontsize=9, style="italic"))
-        static.append(Text(7.5, 3.1, "North", ha="center", va="center", fontsize=9, style="italic"))
+        # Each row's owner, with an arrow along the sowing towards the owner's store (South's on
+        # the right, North's on the left): the names sit in the corners the store counts leave free.
+        static.append(Text(0.5, 0.15, "South →", ha="center", va="center", fontsize=9, style="italic"))
+        static.append(Text(7.5, 3.1, "← North", ha="center", va="center", fontsize=9, style="italic"))
         ax.add_artist(StaticLayer(ax, static))
         # Each hole again, drawn over its plain self in the static layer when highlighted only.
         self.hole_patches = [
@@ -322,14 +324,21 @@ def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> s
             return f"Draw {south}–{north}"
         return f"{PLAYER_NAMES[result.winners[0]]} wins {south}–{north}"
     text = f"{PLAYER_NAMES[state.to_move]} to move"
+    last = last_move_text(state)
+    return f"{text} · {last}" if last else text
+
+
+def last_move_text(state: CrossEndodoiState) -> str:
+    """The last move in words ("North sowed 3: 2 laps, captured 4"), or "" if none is known."""
     report = state.last_move
-    if report is not None:
-        laps = len(report.laps)
-        text += f" · {PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
-        if report.captured:
-            text += f", captured {report.captured}"
-        if laps > MAX_LAPS_DRAWN:
-            text += f" (last {MAX_LAPS_DRAWN} drawn)"
+    if report is None:
+        return ""
+    laps = len(report.laps)
+    text = f"{PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
+    if report.captured:
+        text += f", captured {report.captured}"
+    if laps > MAX_LAPS_DRAWN:
+        text += f" (last {MAX_LAPS_DRAWN} drawn)"
     return text
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...board_adapter import BoardAdapter
 from ...errors import ActionError
-from ...widgets.adapter import BoardAdapter
 from . import render
 from .rules import CHANGE, PASS, SUN, SinomiliaState
 

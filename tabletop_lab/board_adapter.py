@@ -1,0 +1,223 @@
+"""The per-game half of a board widget: how to draw one game and read clicks on it.
+
+This module is part of the rendering layer: it imports the core and matplotlib only, never
+ipywidgets, so ``import tabletop_lab.games.<game>.board`` stays light. The generic ``Board``
+(``tabletop_lab.widgets``) knows nothing about any game's geometry. Each game supplies, in
+``tabletop_lab/games/<game>/board.py``, a ``BoardAdapter`` subclass named ``Adapter`` that
+
+* draws states on a matplotlib axes (through the game's renderer), updating artists in place,
+  showing only what seat ``viewer`` may see (``None``: everything), mid-turn states from
+  ``state.snapshot()``;
+* maps a click (data coordinates) to a **cell**: any hashable the game likes (a hole index, a
+  triangle id, a square name). Boards of polygons (triangles, diamonds) only set
+  ``polygons = {cell: [(x, y), ...]}`` and inherit ``cell_at`` (point in polygon) and
+  ``cell_xy`` (centroid);
+* says which clicks choose each action: ``action_cells(state, action)`` is the sequence of
+  cells clicked to pick it. Cross-endodoi: ``(hole,)``. A piece move in Sinoda or Capitals:
+  ``(from_cell, to_cell)``: the first click selects, the board then highlights the matching
+  second cells. ``()`` means the action has no cell (pass, stop, finish ...): the Board shows it
+  as a button labelled ``button_label(state, action)``. Sequences may be shared or be prefixes
+  of one another: when the clicks so far complete several actions, or complete one while
+  longer ones go on, the Board asks the user which (never a silent pick).
+
+The geometry (``cell_at``, ``cell_xy``) and ``action_cells`` may depend on the seat last drawn
+for (a hidden-information board draws the viewer's side at the bottom): the Board draws for a
+viewer before it asks about cells. Turns of several actions need nothing more: the board keeps asking for actions while
+``mid_turn()`` holds. Test games (and games built outside this package) register their
+adapter with ``register_adapter(game_name, cls)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Hashable
+from typing import Any
+
+from .core import Game, State
+from .errors import RulesError
+
+__all__ = ["BoardAdapter", "load_adapter", "register_adapter", "subsample"]
+
+
+class BoardAdapter:
+    """Drawing and click mapping for one game under one rules config.
+
+    Subclasses implement ``setup``, ``draw`` and ``action_cells``, and either set ``polygons``
+    or implement ``cell_at`` and ``cell_xy``; the other methods have sensible defaults.
+    """
+
+    #: Figure size in inches for the board's canvas.
+    figsize: tuple[float, float] = (6.0, 4.0)
+
+    #: Cells drawn as polygons, ``{cell: [(x, y), ...]}`` in data coordinates (vertices in order);
+    #: when set, ``cell_at`` and ``cell_xy`` come for free. May also be set per instance in ``setup``.
+    polygons: dict[Hashable, list[tuple[float, float]]] | None = None
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def setup(self, figure: Any) -> Any:
+        """Create the board's axes and artists on ``figure`` (once); return the axes."""
+        raise NotImplementedError
+
+    def draw(
+        self,
+        state: State,
+        *,
+        targets: frozenset = frozenset(),
+        selected: tuple = (),
+        preview: Any = None,
+        viewer: int | None = None,
+    ) -> None:
+        """Show ``state``: ``targets`` are the cells a click may pick next, ``selected`` the cells
+        clicked so far in this action, ``preview`` what ``preview()`` returned for the hovered
+        action, ``viewer`` the seat whose view is drawn (``None``: everything)."""
+        raise NotImplementedError
+
+    def cell_at(self, x: float, y: float) -> Hashable | None:
+        """The cell under the data point ``(x, y)``, or ``None``: the polygon containing it."""
+        for cell, vertices in self._polygons().items():
+            if _inside(x, y, vertices):
+                return cell
+        return None
+
+    def cell_xy(self, cell: Hashable) -> tuple[float, float]:
+        """Where ``cell`` is drawn, in data coordinates (used to click it in tests): the
+        centroid of its polygon."""
+        polygons = self._polygons()
+        if cell not in polygons:
+            raise KeyError(f"{self.game.name}: no cell {cell!r} on the board")
+        return _centroid(polygons[cell])
+
+    def _polygons(self) -> dict:
+        if self.polygons is None:
+            raise NotImplementedError(f"{type(self).__name__} sets no polygons and overrides no cell_at/cell_xy")
+        return self.polygons
+
+    def action_cells(self, state: State, action: int) -> tuple:
+        """The cells clicked, in order, to choose ``action`` in ``state``; ``()`` for a button."""
+        raise NotImplementedError
+
+    def button_label(self, state: State, action: int) -> str:
+        """The label of the button of an action without cells (default: its string)."""
+        return state.action_to_string(action)
+
+    def result_note(self, state: State) -> str:
+        """A few words after the result explaining the score, when the picture alone does not
+        (for example seeds left on the board credited to their owner); none by default."""
+        return ""
+
+    def legend(self) -> str:
+        """One line saying what the picture's marks mean (rings, previews, arrows); none by default."""
+        return ""
+
+    def cell_name(self, cell: Hashable) -> str:
+        return str(cell)
+
+    def refusal(self, state: State, cells: tuple) -> str:
+        """Why clicking ``cells`` picks no legal action, in words."""
+        shown = " then ".join(self.cell_name(c) for c in cells)
+        return f"{shown}: no legal action of {self.player_name(state.current_player())} starts this way"
+
+    def preview(self, state: State, action: int) -> tuple[Any, str]:
+        """What hovering over ``action`` shows: a value for ``draw(preview=...)`` and a line of text."""
+        return None, state.action_to_string(action)
+
+    def frames(self, state: State, action: int, max_frames: int, *, fine: bool = True) -> list:
+        """At most ``max_frames`` animation frames of playing ``action``: every step of it when
+        ``fine``, else only its key moments. None by default (no animation)."""
+        return []
+
+    def draw_frame(self, state: State, frame: Any) -> None:
+        """Show one frame from ``frames`` (``state`` is the position before the action)."""
+        raise NotImplementedError
+
+    def player_name(self, player: int) -> str:
+        names = self.game.info.player_names
+        return names[player] if player < len(names) else f"Player {player}"
+
+
+_ADAPTERS: dict[str, type[BoardAdapter]] = {}
+
+
+def register_adapter(game_name: str, cls: type[BoardAdapter]) -> type[BoardAdapter]:
+    """Use ``cls`` as the board adapter of game ``game_name`` (for games outside
+    ``tabletop_lab.games``, such as the test suite's toy games)."""
+    _ADAPTERS[game_name] = cls
+    return cls
+
+
+def load_adapter(game: Game) -> BoardAdapter:
+    """The board adapter of ``game``: a registered one, else ``tabletop_lab.games.<name>.board.Adapter``."""
+    if game.name in _ADAPTERS:
+        return _ADAPTERS[game.name](game)
+    module_name = f"tabletop_lab.games.{game.name}.board"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name not in (module_name, f"tabletop_lab.games.{game.name}"):
+            raise
+        raise RulesError(f"game {game.name!r} has no board adapter yet") from None
+    return module.Adapter(game)
+
+
+def subsample(frames: list, max_frames: int) -> list:
+    """At most ``max_frames`` of ``frames``, evenly spread, the first and last always kept.
+
+    >>> subsample(list(range(10)), 4)
+    [0, 3, 6, 9]
+    """
+    if max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2, got {max_frames!r}")
+    if len(frames) <= max_frames:
+        return list(frames)
+    last = len(frames) - 1
+    return [frames[round(i * last / (max_frames - 1))] for i in range(max_frames)]
+
+
+def _inside(x: float, y: float, vertices: list[tuple[float, float]]) -> bool:
+    """Whether ``(x, y)`` lies in the polygon (even-odd ray casting; points on an edge count
+    as inside, so a click on a shared edge picks the first polygon listed).
+
+    >>> triangle = [(0, 0), (2, 0), (1, 2)]
+    >>> _inside(1, 1, triangle), _inside(1.9, 1.9, triangle), _inside(1, 0, triangle)
+    (True, False, True)
+    """
+    inside = False
+    n = len(vertices)
+    for i in range(n):
+        (x1, y1), (x2, y2) = vertices[i], vertices[(i + 1) % n]
+        if _on_segment(x, y, x1, y1, x2, y2):
+            return True
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _on_segment(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> bool:
+    cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+    scale = max(abs(x2 - x1), abs(y2 - y1), 1e-12)
+    return (
+        abs(cross) <= 1e-9 * scale
+        and min(x1, x2) - 1e-9 <= x <= max(x1, x2) + 1e-9
+        and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9
+    )
+
+
+def _centroid(vertices: list[tuple[float, float]]) -> tuple[float, float]:
+    """The centroid of a simple polygon (its area's centre), which lies inside convex cells.
+
+    >>> _centroid([(0, 0), (3, 0), (0, 3)])
+    (1.0, 1.0)
+    """
+    area = cx = cy = 0.0
+    n = len(vertices)
+    for i in range(n):
+        (x1, y1), (x2, y2) = vertices[i], vertices[(i + 1) % n]
+        cross = x1 * y2 - x2 * y1
+        area += cross
+        cx += (x1 + x2) * cross
+        cy += (y1 + y2) * cross
+    if area == 0:
+        raise ValueError(f"a cell polygon has no area: {vertices!r}")
+    return (cx / (3 * area), cy / (3 * area))

@@ -1,0 +1,68 @@
+"""Shareable boards: a game, its options, a start position and the moves played, as a URL query.
+
+A teacher copies the Play app's link; opening it (``Board.from_query``) shows the same game at
+the same move. Only what differs from the defaults is written::
+
+    >>> from tabletop_lab import load_game
+    >>> game = load_game("cross_endodoi", seeds_per_hole=6)
+    >>> query = share_query(game, None, ["2", "8"], 1)
+    >>> query
+    'game=cross_endodoi&seeds_per_hole=6&move=2&move=8&at=1'
+    >>> parse_query(query)
+    {'game': 'cross_endodoi', 'options': {'seeds_per_hole': 6}, 'position': None, 'moves': ['2', '8'], 'at': 1}
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlencode
+
+from ..core import Game
+from ..registry import game_class
+
+__all__ = ["parse_query", "share_query"]
+
+_FIELDS = ("game", "position", "move", "at")
+
+
+def share_query(game: Game, position: str | None, moves: list[str], at: int) -> str:
+    """The query for ``game`` from ``position`` (text, or ``None`` for the initial one) with
+    ``moves`` played and move ``at`` shown (0: the start)."""
+    fields: list[tuple[str, str]] = [("game", game.name)]
+    for spec in game.option_specs:
+        value = game.options[spec.name]
+        if not (type(value) is type(spec.default) and value == spec.default):
+            fields.append((spec.name, json.dumps(value)))
+    if position is not None:
+        fields.append(("position", position))
+    fields += [("move", move) for move in moves]
+    if at != len(moves):
+        fields.append(("at", str(at)))
+    return urlencode(fields)
+
+
+def parse_query(query: str) -> dict:
+    """What ``share_query`` wrote: game, options, position, moves and ``at``; ``ValueError`` saying
+    what is wrong otherwise (an unknown game or option, a value that is not JSON, a bad ``at``)."""
+    fields = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    names = fields.pop("game", [])
+    if len(names) != 1:
+        raise ValueError("the link names no game (game=...)")
+    cls = game_class(names[0])
+    options = {}
+    known = {spec.name for spec in cls.option_specs + cls.param_specs}
+    for name, values in fields.items():
+        if name in _FIELDS:
+            continue
+        if name not in known:
+            raise ValueError(f"the link sets {name!r}, which is no option of {names[0]}")
+        try:
+            options[name] = json.loads(values[-1])
+        except ValueError:
+            raise ValueError(f"the link's {name}={values[-1][:40]!r} is not a value") from None
+    moves = fields.get("move", [])
+    at = fields.get("at", [str(len(moves))])[-1]
+    if not at.isdigit() or int(at) > len(moves):
+        raise ValueError(f"the link's at={at[:20]!r} must be a move number 0..{len(moves)}")
+    position = fields.get("position", [None])[-1]
+    return {"game": names[0], "options": options, "position": position, "moves": moves, "at": int(at)}
