@@ -19,7 +19,7 @@ from typing import Any
 
 from matplotlib.path import Path
 
-from ...widgets.adapter import BoardAdapter
+from ...board_adapter import BoardAdapter
 from . import render
 from .geometry import (
     DISMANTLE,
