@@ -115,8 +115,8 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
                 ha="center", va="center", fontsize="small", color="white" if dark else "black")  # fmt: skip
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
     ax.figure.colorbar(image, ax=ax, label="row agent's rate (win 1, draw ½)")
-    ax.set_xticks(np.arange(len(opponents)), opponents, rotation=30, ha="right")
-    ax.set_yticks(np.arange(len(agents)), agents)
+    ax.set_xticks(np.arange(len(opponents)), [_wrap(o) for o in opponents])
+    ax.set_yticks(np.arange(len(agents)), [_wrap(a) for a in agents])
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     ax.set_title(f"Round robin (n = {_n_text(table['n'])} games per match)\ncells: rate [95% Wilson CI]")
@@ -155,6 +155,13 @@ def _n_text(ns: Any) -> str:
 def _capped_text(table: pd.DataFrame) -> str:
     capped = int(table["capped"].max()) if "capped" in table else 0
     return f", {capped} capped" if capped else ""
+
+
+def _wrap(label: str) -> str:
+    """An agent label on two lines before its settings (``"mcts\n(iterations=500)"``) when long,
+    so neighbouring tick labels do not run into each other."""
+    name, bracket, settings = label.partition("(")
+    return f"{name}\n{bracket}{settings}" if bracket and len(label) > 10 else label
 
 
 def _bins(values: np.ndarray) -> Any:

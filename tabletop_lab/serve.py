@@ -55,6 +55,8 @@ class AppInfo:
     title: str
     description: str
     game: str
+    kind: str = "play"  # "play": the card shows a board; "study": a chart of saved results
+    thumbnail: str | None = None  # a curated position of ``game`` (data/<game>/positions.json) for the card
 
 
 def apps_dir(root: Path | str | None = None) -> Path:
@@ -90,7 +92,16 @@ def list_apps(root: Path | str | None = None) -> list[AppInfo]:
                 f"{path}: notebook metadata needs a 'tabletop_lab' object with string fields "
                 f"'title', 'description' and 'game', got {meta!r}"
             )
-        apps.append(AppInfo(path.name, meta["title"], meta["description"], meta["game"]))
+        apps.append(
+            AppInfo(
+                path.name,
+                meta["title"],
+                meta["description"],
+                meta["game"],
+                meta.get("kind", "play"),
+                meta.get("thumbnail"),
+            )
+        )
     return sorted(apps, key=lambda app: (app.game, app.notebook))
 
 

@@ -222,3 +222,71 @@ def test_load_or_run(tmp_path):
     assert fresh["run"].tolist() == [2] and pd.read_parquet(path)["run"].tolist() == [2]
     quick = data.load_or_run(path, run, rerun=True, save=False)  # quick runs never overwrite
     assert quick["run"].tolist() == [3] and pd.read_parquet(path)["run"].tolist() == [2]
+
+
+# ----------------------------------------------------------------------------- explore's analysis
+
+EXPLORE = ROOT / "notebooks" / "cross_endodoi" / "explore.ipynb"
+POSITIONS = data.load_positions("cross_endodoi")
+
+
+def notebook_namespace(path: Path, cell_ids: list[str], **parameters) -> dict:
+    """Run the named code cells of a notebook (IPython magics left out) in a fresh namespace."""
+    cells = {cell.id: cell for cell in nbformat.read(path, as_version=4).cells}
+    namespace = dict(parameters)
+    for cell_id in cell_ids:
+        source = "\n".join(line for line in cells[cell_id].source.splitlines() if not line.startswith("%"))
+        exec(compile(source, f"{path.name}[{cell_id}]", "exec"), namespace)
+    return namespace
+
+
+@pytest.fixture(scope="module")
+def explore():
+    return notebook_namespace(
+        EXPLORE, ["setup", "analysis-logic"], MCTS_ITERATIONS=40, ALPHABETA_DEPTH=2, SEED=0, MOVE=None
+    )
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_explore_analyses_every_curated_position(explore, name):
+    """Every curated position, finished ones included, runs through explore's analysis and sections."""
+    import matplotlib.pyplot as plt
+
+    named = POSITIONS[name]
+    state = named.state()
+    result = explore["analyse"](state, named.move)
+    shown = explore["sections"](result, named)
+    plt.close("all")
+    assert list(result["moves"].index) == state.legal_moves()
+    assert set(shown) == {"position", "moves", "closeup", "agents", "searches", "board", "play"}
+    if state.is_terminal():
+        assert result["move"] is None and result["choices"].empty and result["searches"].empty
+        assert all(shown[section] == [explore["GAME_OVER"]] for section in ("closeup", "agents", "searches", "board"))
+    else:
+        assert result["move"] == (named.move or state.legal_moves()[0])
+        assert len(result["choices"]) == 3 and set(result["choices"]) <= set(state.legal_moves())
+        assert result["searches"]["MCTS visits"].sum() == 40
+        assert len(shown["closeup"]) == 2 and len(shown["searches"]) == 2
+
+
+# ----------------------------------------------------------------------------- scripts/run_studies.py
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("only, expected", [(None, True), (["skilled", "replays"], ["skilled", "replays"])])
+def test_run_studies_sets_rerun(tmp_path, only, expected):
+    """The script runs a study notebook with RERUN overridden (everything, or the named studies)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_studies", ROOT / "scripts" / "run_studies.py")
+    run_studies = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_studies)
+    study = nbformat.v4.new_notebook()
+    parameters = nbformat.v4.new_code_cell("RERUN = False", id="parameters", metadata={"tags": ["parameters"]})
+    record = nbformat.v4.new_code_cell("open('rerun.json', 'w').write(__import__('json').dumps(RERUN))", id="record")
+    study.cells = [parameters, record]
+    path = tmp_path / "study.ipynb"
+    nbformat.write(study, path)
+    run_studies.run_study(path, only=only)
+    assert json.loads((tmp_path / "rerun.json").read_text()) == expected
+    assert nbformat.read(path, as_version=4).cells[0].source == "RERUN = False"  # the notebook is left untouched

@@ -2,10 +2,14 @@
 
 The frames come from the game's board adapter (Cross-endodoi: every seed, lap after lap) and
 are rendered to a JavaScript player by ``FuncAnimation.to_jshtml``: no kernel is needed to play
-it, so it works headless, in exported notebooks and in Voila.
+it, so it works headless, in exported notebooks and in Voila. Matplotlib's player draws its
+buttons with Font Awesome icons fetched from a CDN, blank without internet; ``offline_player``
+swaps them for Unicode symbols, so the HTML needs nothing from outside.
 """
 
 from __future__ import annotations
+
+import re
 
 from matplotlib.figure import Figure
 
@@ -13,6 +17,21 @@ from ..board_adapter import load_adapter
 from ..core import State
 
 __all__ = ["animate_move"]
+
+#: Matplotlib's Font Awesome button icons -> Unicode symbols (U+FE0E asks for text, not emoji).
+_BUTTON_SYMBOLS = {
+    "fa fa-minus": "\u2212",
+    "fa fa-fast-backward": "\u23ee\ufe0e",
+    "fa fa-step-backward": "\u25c2",
+    "fa fa-play fa-flip-horizontal": "\u25c0\ufe0e",
+    "fa fa-pause": "\u23f8\ufe0e",
+    "fa fa-play": "\u25b6\ufe0e",
+    "fa fa-step-forward": "\u25b8",
+    "fa fa-fast-forward": "\u23ed\ufe0e",
+    "fa fa-plus": "+",
+}
+_ICON = re.compile(r'<i class="(fa [^"]*)"></i>')
+_STYLESHEET_LINK = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>")
 
 
 def animate_move(state: State, action: int | str, *, max_frames: int = 40, interval_ms: int = 300):
@@ -35,4 +54,19 @@ def animate_move(state: State, action: int | str, *, max_frames: int = 40, inter
     animation = FuncAnimation(
         figure, lambda i: adapter.draw_frame(state, frames[i]), frames=len(frames), interval=interval_ms, repeat=False
     )
-    return HTML(animation.to_jshtml(default_mode="once"))
+    return HTML(offline_player(animation.to_jshtml(default_mode="once")))
+
+
+def offline_player(html: str) -> str:
+    """``to_jshtml`` output without its CDN stylesheet, each icon replaced by a Unicode symbol.
+
+    Raises ``ValueError`` for an icon it does not know (a new matplotlib may add one), rather
+    than leaving a blank button.
+    """
+
+    def symbol(match: re.Match) -> str:
+        if match.group(1) not in _BUTTON_SYMBOLS:
+            raise ValueError(f"animation player: no symbol for the icon {match.group(1)!r}")
+        return _BUTTON_SYMBOLS[match.group(1)]
+
+    return _ICON.sub(symbol, _STYLESHEET_LINK.sub("", html))

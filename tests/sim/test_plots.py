@@ -7,6 +7,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
@@ -107,6 +108,25 @@ def test_tournament_heat_map_cells_are_the_rates():
     assert np.ma.is_masked(grid[0, 0]) or np.isnan(grid[0, 0])
     assert len(ax.texts) == 2
     assert ax.get_xlabel() == "opponent" and ax.get_ylabel() == "agent" and "n = 6" in ax.get_title()
+
+
+def test_tournament_labels_do_not_overlap():
+    """Long agent labels (the statistics notebook's ladder) wrap before their settings."""
+    agents = ["random", "greedy", "alphabeta(depth=4)", "mcts(iterations=500)"]
+    rows = [
+        {"agent": a, "opponent": o, "n": 10, "rate": 0.5, "ci_low": 0.2, "ci_high": 0.8}
+        for a in agents
+        for o in agents
+        if a != o
+    ]
+    ax = plots.plot_tournament(pd.DataFrame(rows), ax=Figure(figsize=(7.5, 5.5)).add_subplot())
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(ax.figure).get_renderer()
+    for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
+        assert [t.get_text().replace("\n", "") for t in labels] == agents
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
 
 
 def test_without_axes_a_new_figure_is_made():

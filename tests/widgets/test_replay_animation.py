@@ -1,6 +1,7 @@
 """ReplayViewer steps through a record's states; animate_move makes a bounded HTML animation."""
 
 import random
+import re
 
 import pytest
 
@@ -77,3 +78,12 @@ def test_animate_move_refuses_illegal_moves():
     state = load_game("cross_endodoi").new_initial_state()
     with pytest.raises(IllegalActionError):
         animate_move(state, "8")
+
+
+def test_animation_needs_no_internet():
+    """The player's buttons are text, not icons from a CDN: no external URL in the HTML."""
+    html = animate_move(load_game("cross_endodoi").new_initial_state(), 5).data
+    assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html, re.IGNORECASE)
+    assert "fa-" not in html and "<link" not in html
+    for label, symbol in [("Play", "\u25b6"), ("Pause", "\u23f8"), ("First frame", "\u23ee")]:
+        assert re.search(rf'title="{label}"[^>]*>\s*{symbol}', html), label

@@ -9,15 +9,13 @@ Cells are square names (``"d4"``). Clicks choose actions as follows (``action_ce
 * ``sacrifice`` and ``release``: one click on the square;
 * ``transfer``, ``pass-turn``, ``skip`` and ``stop`` have no cell: the Board shows them as buttons.
 
-The shared ``BoardAdapter`` has no polygon support yet, so ``cell_at`` tests the diamonds
-here with ``matplotlib.path.Path``.
+The diamonds are ``polygons``: the shared ``BoardAdapter`` finds the square under a click and
+each square's centre from them.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from matplotlib.path import Path
 
 from ...board_adapter import BoardAdapter
 from . import render
@@ -43,7 +41,6 @@ class Adapter(BoardAdapter):
 
     figsize = render.FIGSIZE
     polygons = {name: render.square_polygon(name) for name in SQUARE_NAMES}
-    _paths = {name: Path(corners) for name, corners in polygons.items()}
 
     def setup(self, figure: Any) -> Any:
         self.view = render.BoardView(figure.add_axes(render.AXES_RECT))
@@ -52,15 +49,6 @@ class Adapter(BoardAdapter):
     def draw(self, state, *, targets=frozenset(), selected=(), preview=None, viewer=None) -> None:
         """Everything is public, so ``viewer`` changes nothing."""
         self.view.update(state, highlight=targets, selected=selected)
-
-    def cell_at(self, x: float, y: float) -> str | None:
-        for name, path in self._paths.items():
-            if path.contains_point((x, y)):
-                return name
-        return None
-
-    def cell_xy(self, cell: str) -> tuple[float, float]:
-        return render.square_xy(cell)
 
     def action_cells(self, state: CapitalsState, action: int) -> tuple:
         kind = KIND[action]

@@ -3,8 +3,8 @@
 from matplotlib.figure import Figure
 
 from tabletop_lab import load_game
+from tabletop_lab.board_adapter import load_adapter
 from tabletop_lab.games.capitals.board import Adapter
-from tabletop_lab.widgets.adapter import load_adapter
 
 from .helpers import load
 
