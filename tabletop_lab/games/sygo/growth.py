@@ -1,0 +1,409 @@
+"""The growth rules of one Sygo turn (spec 2.4, 2.5 and section 7) on bitboards.
+
+A ``Turn`` analyses the position at the start of a turn once: the mover's start groups, their
+liberties, ``src(p)`` for every point (a bitmask over start-group numbers), and the opponent's
+groups with their liberties. A ``Node`` is the effect of a valid prefix of growth stones: the
+stones added, which start groups are grown and closed, which opponent groups are reversed,
+and the board as it stands. ``Turn.step`` adds one stone.
+
+**Order without trying k! orders.** An opponent group ``H`` is reversed exactly when its last
+liberty is filled, so the final position does not depend on the order; the order only decides
+closure. A start group ``G`` is closed early only by the capture of an opponent group it
+touches (any other route into the resulting group goes through a new stone next to ``G``, so
+``G`` has grown already). A set is therefore orderable iff every stone touches some start group,
+no start group touches two stones, no stone grows a group grown or closed before the set, and
+for every captured ``H`` each stone growing a group next to ``H`` comes no later than the last
+of ``H``'s liberties. ``Turn.order`` builds such an order from the back: any stone whose
+constraints are already settled by the stones placed after it can go last. Availability only
+grows as stones are placed behind, so this greedy choice never gets stuck when an order exists
+(O(k^2) per set, times the captured groups).
+
+**No dead ends.** Orderable sets are closed under subsets (restrict the order). The final
+position fails only by suicide: some mover group ``Z`` without liberties. ``Z`` has no empty
+neighbour, so no later stone touches it; only reversing an opponent group next to ``Z`` (all its
+remaining liberties filled, the balancing placement possibly being the last) can change it.
+``Turn.completable`` branches on exactly those captures, so it decides whether a partial turn
+can still end legally; in practice it returns at once, since most stones leave no such ``Z``.
+Under ``growth="all"`` a partial turn is completable when a maximal legal move can still be
+reached from it (``Turn.completable_all``): a greedy growth usually finds one; otherwise the
+moves reachable from it are enumerated, which is exponential in the number of groups.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import NamedTuple
+
+from .bitboard import Geometry, bit_points
+
+__all__ = ["Node", "Turn"]
+
+
+class _OverBudget(Exception):
+    """A search of growth sets went past its budget."""
+
+
+class Node(NamedTuple):
+    """What the growth stones played so far (a valid prefix) have done."""
+
+    added: int  # growth stones, as a point mask
+    grown: int  # start groups grown, as a bitmask over start-group numbers
+    closed: int  # start groups closed by a capture
+    captured: int  # opponent groups reversed, as a bitmask over opponent-group numbers
+    mover: int  # the mover's stones now
+    opponent: int  # the opponent's stones now
+
+
+class Turn:
+    """The start of a turn: groups, liberties and sources, plus the growth rules on top of them."""
+
+    def __init__(self, geom: Geometry, mover: int, opponent: int, balancing: bool, all_growth: bool):
+        self.geom = geom
+        self.balancing = balancing  # a balancing placement may end a growth turn
+        self.all_growth = all_growth
+        self.root = Node(0, 0, 0, 0, mover, opponent)
+        empty = geom.full & ~(mover | opponent)
+        self.groups = geom.groups(mover)
+        self.src = [0] * geom.points
+        growable = 0
+        for number, group in enumerate(self.groups):
+            liberties = geom.liberties(group, empty)
+            growable |= liberties
+            for p in bit_points(liberties):
+                self.src[p] |= 1 << number
+        self.growable = growable
+        self._maximal: list[tuple[int, int | None]] | None = None
+        self.witnesses: list[tuple[int, int | None]] = []  # maximal moves found (growth="all")
+
+    # The opponent's side of the analysis, made only when a stone is added (not for passes and
+    # placements that need no capture check).
+
+    @cached_property
+    def opponent_groups(self) -> list[int]:
+        return self.geom.groups(self.root.opponent)
+
+    @cached_property
+    def opponent_liberties(self) -> list[int]:
+        empty = self.geom.full & ~(self.root.mover | self.root.opponent)
+        return [self.geom.liberties(h, empty) for h in self.opponent_groups]
+
+    @cached_property
+    def touching(self) -> list[int]:
+        """The start groups next to each opponent group, as group bits."""
+        touching = []
+        for h in self.opponent_groups:
+            around = self.geom.dilate(h)
+            touching.append(sum(1 << n for n, g in enumerate(self.groups) if g & around))
+        return touching
+
+    @cached_property
+    def liberty_of(self) -> dict[int, list[int]]:
+        """For each liberty of an opponent group, the opponent groups it is a liberty of."""
+        found: dict[int, list[int]] = {}
+        for number, liberties in enumerate(self.opponent_liberties):
+            for p in bit_points(liberties):
+                found.setdefault(p, []).append(number)
+        return found
+
+    # --- single stones ------------------------------------------------------------------------
+
+    def step(self, node: Node, p: int) -> Node:
+        """The node after growth stone ``p`` (already checked by ``grow_problem``)."""
+        bit = 1 << p
+        added = node.added | bit
+        mover = node.mover | bit
+        captured = self._captures(p, added, node.captured)
+        closed, opponent = node.closed, node.opponent
+        if captured:
+            reversed_stones = self.stones_of(captured)
+            mover |= reversed_stones
+            opponent &= ~reversed_stones
+            resulting = self.geom.flood(bit, mover)
+            closed |= sum(1 << n for n, g in enumerate(self.groups) if g & resulting)
+        return Node(added, node.grown | self.src[p], closed, node.captured | captured, mover, opponent)
+
+    def _captures(self, p: int, filled: int, already: int) -> int:
+        captured = 0
+        for h in self.liberty_of.get(p, ()):
+            if not (already >> h) & 1 and not self.opponent_liberties[h] & ~filled:
+                captured |= 1 << h
+        return captured
+
+    def stones_of(self, opponent_bits: int) -> int:
+        stones = 0
+        for h in bit_points(opponent_bits):
+            stones |= self.opponent_groups[h]
+        return stones
+
+    def grow_problem(self, node: Node, p: int) -> tuple[str, int] | None:
+        """Why ``p`` cannot be the next growth stone: (rule word, group number or -1), else None."""
+        if ((node.mover | node.opponent) >> p) & 1:
+            return ("occupied", -1)
+        sources = self.src[p]
+        if not sources:
+            return ("no source", -1)
+        if sources & node.grown:
+            return ("grown", (sources & node.grown).bit_length() - 1)
+        if sources & node.closed:
+            return ("closed", (sources & node.closed).bit_length() - 1)
+        return None
+
+    # --- whole sets ---------------------------------------------------------------------------
+
+    def position(self, filled: int) -> tuple[int, int]:
+        """(mover, opponent) after the stones ``filled`` (growth plus any placement), in any order."""
+        mover = self.root.mover | filled
+        opponent = self.root.opponent
+        for h, liberties in enumerate(self.opponent_liberties):
+            if not liberties & ~filled:
+                mover |= self.opponent_groups[h]
+                opponent &= ~self.opponent_groups[h]
+        return mover, opponent
+
+    def dead(self, mover: int, opponent: int) -> int:
+        """The mover's stones in groups without liberties (suicide, rule 2.2)."""
+        return self.geom.groups_without_liberties(mover, self.geom.full & ~(mover | opponent))
+
+    def placement_problem(self, mover_after_growth: int, opponent: int, q: int) -> int | None:
+        """-1 if ``q`` is occupied, the mover's stone it touches, or None when ``q`` is a placement point."""
+        if ((mover_after_growth | opponent) >> q) & 1:
+            return -1
+        touching = self.geom.neighbour_mask[q] & mover_after_growth
+        return (touching & -touching).bit_length() - 1 if touching else None
+
+    def order(self, node: Node, extra: int) -> list[int] | None:
+        """A valid order of the growth stones ``extra`` after ``node``, or None if there is none."""
+        stones = bit_points(extra)
+        used = node.grown | node.closed
+        src = self.src
+        for p in stones:
+            sources = src[p]
+            if not sources or sources & used:
+                return None
+            used |= sources
+        constraints = []
+        for h, liberties in enumerate(self.opponent_liberties):
+            if (node.captured >> h) & 1:
+                continue
+            remaining = liberties & ~node.added
+            if remaining & ~extra:
+                continue  # not captured by this set
+            touching = self.touching[h]
+            blockers = 0
+            for p in stones:
+                if src[p] & touching and not (remaining >> p) & 1:
+                    blockers |= 1 << p
+            if blockers:
+                constraints.append((remaining, blockers))
+        if not constraints:
+            return stones
+        backwards = []
+        later = 0
+        left = stones
+        while left:
+            for p in left:
+                bit = 1 << p
+                if all(not blockers & bit or remaining & later for remaining, blockers in constraints):
+                    break
+            else:
+                return None
+            backwards.append(p)
+            later |= 1 << p
+            left = [s for s in left if s != p]
+        return backwards[::-1]
+
+    def completable(self, node: Node, extra: int = 0, placement: str = "any", q: int | None = None) -> bool:
+        """Whether growth stones including ``extra`` can follow ``node`` and end the turn legally
+        (rule 2.2 checked on the final position) under ``"any"``.
+
+        ``placement``: ``"none"`` (the turn ends with finish), ``"fixed"`` (it ends by placing
+        ``q``) or ``"any"`` (finish, or any balancing placement when ``self.balancing``).
+        ``extra`` must be orderable after ``node``. See the module docstring for why branching
+        on the captures next to one group without liberties is exhaustive.
+        """
+        free_placement = placement == "any" and self.balancing
+        seen: set[tuple[int, int | None]] = set()
+        geom = self.geom
+
+        def search(extra: int, q: int | None) -> bool:
+            if (extra, q) in seen:
+                return False
+            seen.add((extra, q))
+            filled = node.added | extra
+            if not filled:
+                return False  # a growth move adds at least one growth stone
+            mover, opponent = self.position(filled)
+            q_bit = 0
+            if q is not None:
+                if self.placement_problem(mover, opponent, q) is not None:
+                    return False  # more growth never makes a placement point good again
+                q_bit = 1 << q
+                mover, opponent = self.position(filled | q_bit)
+            dead = self.dead(mover, opponent)
+            if not dead:
+                return True
+            around = geom.dilate(geom.flood(dead & -dead, mover)) & opponent
+            for h, stones in enumerate(self.opponent_groups):
+                if not stones & around:
+                    continue
+                remaining = self.opponent_liberties[h] & ~filled & ~q_bit
+                wider = extra | remaining
+                if self.order(node, wider) is not None and search(wider, q):
+                    return True
+                if q is None and free_placement:
+                    for r in bit_points(remaining):
+                        narrower = extra | (remaining & ~(1 << r))
+                        if self.order(node, narrower) is not None and search(narrower, r):
+                            return True
+            return False
+
+        return search(extra, q if placement == "fixed" else None)
+
+    # --- enumeration --------------------------------------------------------------------------
+
+    def moves(self, node: Node, limit: int, error: type[Exception]) -> list[tuple[int, int | None]]:
+        """Every legal way to end the turn from ``node``: (growth set, placement or None), in the
+        spec's listing order (size, then point list; each set followed by its balancing
+        extensions). Under ``growth="all"`` only the maximal ones. Raises ``error`` beyond ``limit``."""
+        if self.all_growth:
+            found = [(grown, q) for grown, q in self.maximal_moves(limit, error) if self._reachable(node, grown)]
+        else:
+            found = self._any_moves(node, limit, error)
+        return sorted(
+            found, key=lambda move: (move[0].bit_count(), bit_points(move[0]), -1 if move[1] is None else move[1])
+        )
+
+    def _reachable(self, node: Node, grown: int) -> bool:
+        return grown & node.added == node.added and self.order(node, grown & ~node.added) is not None
+
+    def _any_moves(
+        self, node: Node, limit: int, error: type[Exception], explored_limit: float = float("inf")
+    ) -> list[tuple[int, int | None]]:
+        found: list[tuple[int, int | None]] = []
+        explored = [0]
+        candidates = [p for p in bit_points(self.growable) if self.grow_problem(node, p) is None]
+
+        def collect(extra: int) -> None:
+            explored[0] += 1
+            if explored[0] > explored_limit:
+                raise error("explored too many growth sets")
+            filled = node.added | extra
+            mover, opponent = self.position(filled)
+            dead = self.dead(mover, opponent)
+            if not dead:
+                found.append((filled, None))
+            if self.balancing:
+                for q in self.placements(mover, opponent, filled, dead):
+                    found.append((filled, q))
+            if len(found) > limit:
+                raise error(
+                    f"sygo: more than {limit} legal whole moves here; play stone by stone with "
+                    "legal_actions(), or raise the limit (legal_moves(limit=...))"
+                )
+
+        def extend(start: int, extra: int, used: int) -> None:
+            for i in range(start, len(candidates)):
+                p = candidates[i]
+                sources = self.src[p]
+                if sources & used:
+                    continue
+                wider = extra | (1 << p)
+                if self.order(node, wider) is None:
+                    continue
+                collect(wider)
+                extend(i + 1, wider, used | sources)
+
+        if node.added:
+            collect(0)
+        extend(0, 0, node.grown | node.closed)
+        return found
+
+    def placements(self, mover: int, opponent: int, filled: int, dead: int) -> list[int]:
+        """Balancing placements legal after the growth ``filled`` (board ``mover``/``opponent``)."""
+        geom = self.geom
+        empty = geom.full & ~(mover | opponent)
+        near_mover = geom.dilate(mover)
+        legal = []
+        for q in bit_points(empty & ~near_mover):
+            q_bit = 1 << q
+            capturing = any(not self.opponent_liberties[h] & ~(filled | q_bit) for h in self.liberty_of.get(q, ()))
+            if capturing:
+                after_mover, after_opponent = self.position(filled | q_bit)
+                if not self.dead(after_mover, after_opponent):
+                    legal.append(q)
+            elif not dead and geom.neighbour_mask[q] & empty:
+                legal.append(q)
+        return legal
+
+    def maximal_moves(self, limit: int, error: type[Exception]) -> list[tuple[int, int | None]]:
+        """The legal moves under ``growth="all"``: the "any" moves no legal move strictly extends
+        with the same placement (computed once per turn)."""
+        if self._maximal is None:
+            self._maximal = [move for move in self._any_moves(self.root, limit, error) if self.extension(*move) is None]
+        return self._maximal
+
+    def completable_all(self, node: Node, budget: int = 5000) -> bool:
+        """Under ``growth="all"``: whether a maximal legal move can still be reached from ``node``.
+
+        1. A maximal move already found this turn (``self.witnesses``) that is reachable from
+           ``node`` settles it.
+        2. For the plain end, then each balancing placement, grow greedily: add any stone that
+           keeps a legal reachable end in sight, until none can be added. The set reached is legal
+           and maximal among the moves reachable from ``node``; if no legal move at all extends
+           it (``extension``), it is a witness.
+        3. Otherwise the moves reachable from ``node`` are searched, exploring at most ``budget``
+           growth sets. Past the budget the answer is no: the stone that led here is then not
+           offered, a cautious choice (a move with it can still be given as a whole-move string)
+           that never leaves a dead end, since the witness that made the turn so far completable
+           stays reachable.
+        """
+        if any(self._reachable(node, grown) for grown, _ in self.witnesses):
+            return True
+        ends: list[int | None] = [None]
+        if self.balancing:
+            ends += bit_points(self.geom.full & ~(node.mover | node.opponent) & ~self.geom.dilate(node.mover))
+        for q in ends:
+            placement = "none" if q is None else "fixed"
+            if self.completable(node, 0, placement, q):
+                grown = node.added | self._grow_greedily(node, placement, q)
+                if self.extension(grown, q) is None:
+                    self.witnesses.append((grown, q))
+                    return True
+        try:
+            for grown, q in self._any_moves(node, budget, _OverBudget, explored_limit=budget):
+                if self.extension(grown, q) is None:
+                    self.witnesses.append((grown, q))
+                    return True
+        except _OverBudget:
+            pass
+        return False
+
+    def _grow_greedily(self, node: Node, placement: str, q: int | None) -> int:
+        extra, used, added = 0, node.grown | node.closed, True
+        while added:
+            added = False
+            for p in bit_points(self.growable & ~node.added & ~extra):
+                sources = self.src[p]
+                if sources & used or p == q:
+                    continue
+                wider = extra | (1 << p)
+                if self.order(node, wider) is not None and self.completable(node, wider, placement, q):
+                    extra, used, added = wider, used | sources, True
+        return extra
+
+    def extension(self, grown: int, q: int | None) -> int | None:
+        """A stone that some legal move with growth set ⊋ ``grown`` and placement ``q`` adds, or None."""
+        used = 0
+        for p in bit_points(grown):
+            used |= self.src[p]
+        for p in bit_points(self.growable & ~grown):
+            if self.src[p] & used:
+                continue
+            if p == q:
+                continue
+            wider = grown | (1 << p)
+            if self.order(self.root, wider) is None:
+                continue
+            if self.completable(self.root, wider, "fixed" if q is not None else "none", q):
+                return p
+        return None

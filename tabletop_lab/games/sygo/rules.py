@@ -1,0 +1,696 @@
+"""Sygo: Go with growing groups and capture by reversal (``shared/spec/sygo.md``).
+
+Positions are two bitboards (``bitboard``), the side to move, the ``grown`` flag and the pass
+counter. A turn is played in atomic actions, the stone-by-stone form of spec section 7:
+
+=====================  ========================  ==========================================
+action int             string                    meaning
+=====================  ========================  ==========================================
+``0``                  ``pass``                  at the start of a turn
+``1``                  ``finish``                ends a growth turn
+``2 + p``              ``place <pt>``            a placement, or the balancing stone ending
+                                                 a growth turn
+``2 + size² + p``      ``grow <pt>``             one growth stone; the turn goes on
+=====================  ========================  ==========================================
+
+``legal_actions()`` offers only actions after which the turn can still end legally (no dead
+ends, ``growth.Turn.completable``). Whole moves (``legal_moves``, ``apply_move``) use the spec's
+section 6 strings; ``legal_moves(limit=10_000)`` enumerates them with ``growth.Turn.moves``, whose
+cost grows with the number of legal growth sets (exponential in the number of groups), and
+raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
+``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
+Under ``growth="all"`` the no-dead-end test may, past a search budget, withhold a growth stone
+it cannot decide (``growth.Turn.completable_all``); it never offers a dead end.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...core import MOVE_LIMIT, TERMINAL, Game, GameInfo, Option, Result, State, check_keys
+from ...errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError
+from ...registry import register_game
+from .bitboard import COLUMNS, Geometry, bit_points, geometry
+from .growth import Node, Turn
+
+__all__ = ["EnumerationLimitError", "SygoGame", "SygoState", "PLAYER_NAMES", "area_estimate"]
+
+PLAYER_NAMES = ("White", "Black")
+COLOURS = "WB"
+PASS, FINISH, FIRST_PLACE = 0, 1, 2
+
+
+def _excerpt(text: Any) -> str:
+    """``repr(text)``, cut to 40 characters (an error message quotes at most a short excerpt)."""
+    if type(text) is int and text.bit_length() > 128:
+        return f"<int of {text.bit_length()} bits>"
+    shown = repr(text)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _size_ok(value: Any) -> bool:
+    return type(value) is int and 3 <= value <= 25
+
+
+GAME_INFO = GameInfo(
+    name="sygo",
+    title="Sygo",
+    summary="Go variant by Christian Freeling: groups grow by one stone each per turn, and a "
+    "captured group is reversed to the captor's colour; area scoring, no komi.",
+    players=(2,),
+    multi_action_moves=True,
+    has_notation=True,
+    # every action adds a stone, finishes a turn that added one, or passes (a pass is followed by
+    # a move that adds a stone, or ends the game): at most 3 * 25² + 2 actions
+    max_actions=2000,
+    player_names=PLAYER_NAMES,
+)
+
+
+@register_game
+class SygoGame(Game):
+    info = GAME_INFO
+    option_specs = (
+        Option("size", 19, "board size (points per side)", check=_size_ok, allowed="an integer 3..25"),
+        Option(
+            "growth", "any", "which groups grow in a growth move: any subset, or all that can", choices=("any", "all")
+        ),
+        Option("balancing", True, "Black's balancing move (growth plus one placement)", choices=(True, False)),
+    )
+
+    @classmethod
+    def harness_configs(cls) -> list[dict]:
+        """Small boards: the harness compares every position's whole moves with the turns built
+        stone by stone, which grows fast with the board. Every option value is played."""
+        return [
+            {"size": 5},
+            {"size": 3},
+            {"size": 5, "growth": "all"},
+            {"size": 6, "balancing": False},
+            {"size": 4, "growth": "all", "balancing": False},
+        ]
+
+    @property
+    def geometry(self) -> Geometry:
+        return geometry(self.options["size"])
+
+    def new_initial_state(self) -> SygoState:
+        return SygoState(self, 0, 0, 0, False, 0)
+
+    # --- reading positions --------------------------------------------------------------------
+
+    def state_from_notation(self, text: Any) -> SygoState:
+        """Read ``<rows top to bottom, '/'-separated> <W|B> <g|-> <0|1|2>`` (canonical form only)."""
+        if not isinstance(text, str):
+            raise PositionError(f"sygo: a position in notation is a string, got {type(text).__name__}")
+        fields = text.split(" ")
+        if len(fields) != 4 or not all(fields):
+            raise PositionError(
+                f"sygo: {_excerpt(text)} is not '<rows> <side> <grown> <passes>' (four fields, single spaces)"
+            )
+        rows, side, flag, passes = fields
+        if side not in ("W", "B"):
+            raise PositionError(f"sygo: side to move must be W or B, got {_excerpt(side)}")
+        if flag not in ("g", "-"):
+            raise PositionError(f"sygo: the grown flag must be 'g' or '-', got {_excerpt(flag)}")
+        if passes not in ("0", "1", "2"):
+            raise PositionError(f"sygo: passes must be 0, 1 or 2, got {_excerpt(passes)}")
+        return self._validated(rows.split("/"), COLOURS.index(side), flag == "g", int(passes))
+
+    def state_from_dict(self, data: Any) -> SygoState:
+        check_keys(data, ("game", "size", "board", "to_move", "grown", "passes"), "sygo")
+        size, board = data["size"], data["board"]
+        if type(size) is not int:
+            raise PositionError(f"sygo: field 'size' must be an integer, got {_excerpt(size)}")
+        if not isinstance(board, list) or not all(isinstance(row, str) for row in board):
+            raise PositionError(f"sygo: field 'board' must be a list of strings, got {_excerpt(board)}")
+        if len(board) != size:
+            raise PositionError(f"sygo: field 'board' has {len(board)} rows but 'size' is {size}")
+        if type(data["to_move"]) is not int or data["to_move"] not in (0, 1):
+            raise PositionError(f"sygo: field 'to_move' must be 0 or 1, got {_excerpt(data['to_move'])}")
+        if type(data["grown"]) is not bool:
+            raise PositionError(f"sygo: field 'grown' must be true or false, got {_excerpt(data['grown'])}")
+        if type(data["passes"]) is not int or data["passes"] not in (0, 1, 2):
+            raise PositionError(f"sygo: field 'passes' must be 0, 1 or 2, got {_excerpt(data['passes'])}")
+        return self._validated(board, data["to_move"], data["grown"], data["passes"])
+
+    def _validated(self, rows: list[str], to_move: int, grown: bool, passes: int) -> SygoState:
+        n = len(rows)
+        if not 3 <= n <= 25:
+            raise PositionError(f"sygo: the board has {n} rows; sizes are 3..25")
+        if n != self.options["size"]:
+            raise PositionError(f"sygo: the board is {n}x{n} but the rules config has size={self.options['size']}")
+        white = black = 0
+        for r, row in enumerate(rows):
+            number = n - r  # the first row written is row n
+            if len(row) != n:
+                raise PositionError(f"sygo: board row {number} has {len(row)} characters, expected {n}")
+            for c, char in enumerate(row):
+                if char == "W":
+                    white |= 1 << ((number - 1) * n + c)
+                elif char == "B":
+                    black |= 1 << ((number - 1) * n + c)
+                elif char != ".":
+                    raise PositionError(
+                        f"sygo: board row {number} has {_excerpt(char)} at {COLUMNS[c]}{number}; points are '.', 'W' or 'B'"
+                    )
+        geom = self.geometry
+        empty = geom.full & ~(white | black)
+        for colour, stones in ((0, white), (1, black)):
+            dead = geom.groups_without_liberties(stones, empty)
+            if dead:
+                at = geom.names[(dead & -dead).bit_length() - 1]
+                raise PositionError(
+                    f"sygo: {PLAYER_NAMES[colour]}'s group at {at} has no liberties; no legal play leads here "
+                    "(Decision 12)"
+                )
+        state = SygoState(self, white, black, to_move, grown, passes)
+        state._start = state.to_dict()
+        return state
+
+
+def area_estimate(geom: Geometry, white: int, black: int) -> tuple[int, int]:
+    """(White's area, Black's area) as point masks: the stones, plus every empty point strictly
+    nearer (in steps through empty points) to one colour's stones than to the other's."""
+    free = geom.full & ~(white | black)
+    while free:
+        reach_white = geom.dilate(white) & free
+        reach_black = geom.dilate(black) & free
+        if not reach_white | reach_black:
+            break
+        both = reach_white & reach_black
+        white |= reach_white & ~both
+        black |= reach_black & ~both
+        free &= ~(reach_white | reach_black)
+    return white, black
+
+
+class SygoState(State):
+    """The board (``white``, ``black`` point masks), side to move, ``grown`` flag and passes.
+
+    During a growth turn ``node`` holds the turn's progress (``growth.Node``) and ``stones`` the
+    growth stones in the order played; the boards show the stones added and groups reversed.
+    ``last_turn`` = (stones added, stones reversed) by the latest completed turn, for display.
+    """
+
+    def __init__(self, game: SygoGame, white: int, black: int, to_move: int, grown: bool, passes: int):
+        super().__init__(game)
+        self.geom = game.geometry
+        self.white, self.black = white, black
+        self.to_move, self.grown, self.passes = to_move, grown, passes
+        self.node: Node | None = None
+        self.stones: tuple[int, ...] = ()
+        self.last_turn: tuple[int, int] = (0, 0)
+        self._turn: Turn | None = None  # analysis of the turn's start position, made on demand
+        self._actions: tuple[int, ...] | None = None
+
+    # --- small helpers ------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> Turn:
+        if self._turn is None:
+            mover, opponent = self._sides()
+            options = self.game.options
+            self._turn = Turn(self.geom, mover, opponent, self.balancing_available(), options["growth"] == "all")
+        return self._turn
+
+    def _sides(self) -> tuple[int, int]:
+        return (self.white, self.black) if self.to_move == 0 else (self.black, self.white)
+
+    def balancing_available(self) -> bool:
+        """Black to move, the option on and no growth move made yet (rule 2.5)."""
+        return self.to_move == 1 and self.game.options["balancing"] and not self.grown
+
+    def _current_node(self) -> Node:
+        return self.node if self.node is not None else self.turn.root
+
+    def _name(self, p: int) -> str:
+        return self.geom.names[p]
+
+    def _group_name(self, number: int) -> str:
+        group = self.turn.groups[number]
+        return f"the group at {self._name((group & -group).bit_length() - 1)}"
+
+    def _dead_name(self, dead: int) -> str:
+        return f"{PLAYER_NAMES[self.to_move]}'s group at {self._name((dead & -dead).bit_length() - 1)}"
+
+    @property
+    def _n(self) -> int:
+        return self.geom.points
+
+    # --- the rules hooks ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.passes >= 2 else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.passes >= 2
+
+    def mid_turn(self) -> bool:
+        return self.node is not None
+
+    def result(self) -> Result | None:
+        if not self.is_terminal():
+            return None
+        scores = self.scores()
+        winners = (0, 1) if scores[0] == scores[1] else ((0,) if scores[0] > scores[1] else (1,))
+        return Result(winners, tuple(scores), "standard")
+
+    def scores(self) -> list[int]:
+        """Area scores (rule 2.7): stones, plus empty regions bordering one colour only."""
+        geom = self.geom
+        scores = [self.white.bit_count(), self.black.bit_count()]
+        for region in geom.groups(geom.full & ~(self.white | self.black)):
+            border = geom.dilate(region)
+            touches_white, touches_black = bool(border & self.white), bool(border & self.black)
+            if touches_white != touches_black:
+                scores[0 if touches_white else 1] += region.bit_count()
+        return scores
+
+    def evaluate(self) -> list[float]:
+        """Area estimate (``area_estimate``) as a share of the board: White's lead, Black's opposite."""
+        if self.is_terminal():
+            return self.returns()
+        white, black = area_estimate(self.geom, self.white, self.black)
+        lead = (white.bit_count() - black.bit_count()) / self.geom.points
+        return [lead, -lead]
+
+    def _legal_actions(self) -> list[int]:
+        """Each candidate checked by ``_reason``, except for a shortcut: under ``"any"``, when no
+        group of the mover lacks liberties yet, a stone with an empty neighbour keeps its own group
+        breathing and changes no other group of the mover, so the turn can end right after it."""
+        if self._actions is None:
+            geom, turn, node = self.geom, self.turn, self._current_node()
+            empty = geom.full & ~(node.mover | node.opponent)
+            shortcut = geom.spread(empty) if not turn.all_growth and (self.node is None or not self._node_dead()) else 0
+            actions = [PASS] if self.node is None else [FINISH] if self._reason(FINISH) is None else []
+            if self.node is None or turn.balancing:
+                for q in bit_points(empty & ~geom.dilate(node.mover)):
+                    if (shortcut >> q) & 1 or self._reason(FIRST_PLACE + q) is None:
+                        actions.append(FIRST_PLACE + q)
+            first_grow, blocked = FIRST_PLACE + geom.points, node.grown | node.closed
+            for p in bit_points(turn.growable & empty):
+                if not turn.src[p] & blocked and ((shortcut >> p) & 1 or self._reason(first_grow + p) is None):
+                    actions.append(first_grow + p)
+            self._actions = tuple(actions)
+        return list(self._actions)
+
+    def _node_dead(self) -> int:
+        return self.turn.dead(self.node.mover, self.node.opponent)
+
+    def _illegal_reason(self, action: int) -> str | None:
+        self._decode(action)  # raises ActionSyntaxError for an int that is no action
+        if self._actions is not None and action in self._actions:
+            return None
+        return self._reason(action)
+
+    def _decode(self, action: int) -> tuple[int, int]:
+        """(kind, point): kind 0 pass, 1 finish, 2 place, 3 grow; point -1 when none."""
+        n = self._n
+        if type(action) is not int or not 0 <= action < FIRST_PLACE + 2 * n:
+            raise ActionSyntaxError(
+                f"sygo: action {_excerpt(action)} is no action on a {self.geom.size}x{self.geom.size} board "
+                f"(0..{FIRST_PLACE + 2 * n - 1})"
+            )
+        if action < FIRST_PLACE:
+            return action, -1
+        if action < FIRST_PLACE + n:
+            return 2, action - FIRST_PLACE
+        return 3, action - FIRST_PLACE - n
+
+    def _reason(self, action: int) -> str | None:
+        """None if ``action`` is legal here, else the rule it breaks, in words."""
+        kind, p = self._decode(action)
+        if self.is_terminal():
+            return "the game is over: both players passed in a row (rule 2.6)"
+        if kind == PASS:
+            if self.node is not None:
+                return "a growth turn is in progress; pass is only at the start of a turn (finish the turn instead)"
+            return None
+        if kind == FINISH:
+            if self.node is None:
+                return "finish ends a growth turn, and no growth stone has been added yet"
+            return self._end_reason(None)
+        if kind == 2:
+            return self._placement_reason(p) if self.node is None else self._end_reason(p)
+        return self._grow_reason(p)
+
+    def _placement_reason(self, q: int) -> str | None:
+        turn = self.turn
+        mover, opponent = turn.root.mover, turn.root.opponent
+        problem = turn.placement_problem(mover, opponent, q)
+        if problem == -1:
+            return f"{self._name(q)} is occupied"
+        if problem is not None:
+            return (
+                f"place {self._name(q)} touches {PLAYER_NAMES[self.to_move]}'s stone at {self._name(problem)}; "
+                "a placement may not touch the mover's stones (rule 2.3, Decision 6); grow there instead"
+            )
+        after_mover, after_opponent = turn.position(1 << q)
+        dead = turn.dead(after_mover, after_opponent)
+        if dead:
+            return f"suicide: it leaves {self._dead_name(dead)} without liberties (rule 2.2)"
+        return None
+
+    def _end_reason(self, q: int | None) -> str | None:
+        """Why the growth turn in progress cannot end now (finish, or the balancing stone ``q``)."""
+        turn, node = self.turn, self.node
+        if q is not None:
+            if self.to_move != 1:
+                return "a placement cannot follow growth: only Black has the balancing move (rule 2.5)"
+            if not self.game.options["balancing"]:
+                return "the balancing move is off in these rules (option balancing=false)"
+            if self.grown:
+                return "the balancing move is gone: a growth move has already been made in this game (rule 2.5)"
+            problem = turn.placement_problem(node.mover, node.opponent, q)
+            if problem == -1:
+                return f"{self._name(q)} is occupied"
+            if problem is not None:
+                return (
+                    f"the balancing stone {self._name(q)} touches Black's stone at {self._name(problem)}; "
+                    "it must be a true placement (rule 2.5, Decision 7)"
+                )
+        filled = node.added | (0 if q is None else 1 << q)
+        mover, opponent = (node.mover, node.opponent) if q is None else turn.position(filled)
+        dead = turn.dead(mover, opponent)
+        if dead:
+            return f"suicide: the turn would leave {self._dead_name(dead)} without liberties (rule 2.2)"
+        if turn.all_growth:
+            more = turn.extension(node.added, q)
+            if more is not None:
+                return (
+                    f"growth='all': the growth set is not maximal; a legal move also grows at "
+                    f"{self._name(more)} (rule 2.4)"
+                )
+        return None
+
+    def _grow_reason(self, p: int) -> str | None:
+        turn = self.turn
+        node = self._current_node()
+        problem = turn.grow_problem(node, p)
+        if problem is not None:
+            rule, group = problem
+            name = self._name(p)
+            colour = PLAYER_NAMES[self.to_move]
+            if rule == "occupied":
+                return f"{name} is occupied"
+            if rule == "no source":
+                return (
+                    f"{name} is not adjacent to a growing group: no {colour} group of the turn's start touches it "
+                    "(rule 2.4.2; new and reversed stones do not count)"
+                )
+            if rule == "grown":
+                return f"{self._group_name(group)} has already grown this turn (rule 2.4.3: one stone per group)"
+            return f"{self._group_name(group)} is closed: a capture this turn merged it (rule 2.4, Decision 3)"
+        after = turn.step(node, p)
+        if turn.all_growth:
+            if turn.completable_all(after):
+                return None
+            return "growth='all': no maximal growth move can be completed after it (rule 2.4)"
+        if self._growth_can_end(node, after, p):
+            return None
+        return (
+            "no legal turn can be completed after it: every way to end the turn leaves a "
+            f"{PLAYER_NAMES[self.to_move]} group without liberties (rule 2.2, suicide)"
+        )
+
+    def _growth_can_end(self, node: Node, after: Node, p: int) -> bool:
+        turn = self.turn
+        if node is turn.root or not turn.dead(node.mover, node.opponent):
+            group = self.geom.flood(1 << p, after.mover)
+            if self.geom.liberties(group, self.geom.full & ~(after.mover | after.opponent)):
+                return True  # only the new stone's group can have lost its last liberty
+        return turn.completable(after)
+
+    def _apply(self, action: int) -> None:
+        kind, p = self._decode(action)
+        turn = self.turn
+        self._actions = None
+        if kind == PASS:
+            self._end_turn(0, 0, passed=True)
+        elif kind == 3:
+            self.node = turn.step(self._current_node(), p)
+            self.stones += (p,)
+            self._set_sides(self.node.mover, self.node.opponent)
+        elif kind == FINISH:
+            self._set_sides(self.node.mover, self.node.opponent)
+            self._end_turn(self.node.added, turn.root.opponent & self.node.mover)
+        else:
+            filled = (self.node.added if self.node is not None else 0) | (1 << p)
+            mover, opponent = turn.position(filled)
+            self._set_sides(mover, opponent)
+            self._end_turn(filled, turn.root.opponent & mover, growth=self.node is not None)
+
+    def undo_last_stone(self) -> None:
+        """Take back the latest growth stone of the turn in progress (spec 7.5).
+
+        Not an action: agents only ever move forward. The turn is replayed from its start
+        without that stone, so the grown and closed marks are exactly as they were."""
+        if self.node is None:
+            raise IllegalActionError("sygo: no growth stone to take back: no growth turn is in progress")
+        turn, stones = self.turn, self.stones[:-1]
+        node = turn.root
+        for p in stones:
+            node = turn.step(node, p)
+        self._set_sides(node.mover, node.opponent)
+        self.node = node if stones else None
+        self.stones = stones
+        self._history.pop()
+        self._actions = None
+
+    def _set_sides(self, mover: int, opponent: int) -> None:
+        if self.to_move == 0:
+            self.white, self.black = mover, opponent
+        else:
+            self.black, self.white = mover, opponent
+
+    def _end_turn(self, added: int, reversed_stones: int, passed: bool = False, growth: bool = True) -> None:
+        growth = growth and not passed and self.node is not None
+        self.passes = self.passes + 1 if passed else 0
+        self.grown = self.grown or growth
+        self.to_move = 1 - self.to_move
+        self.last_turn = (added, reversed_stones)
+        self.node = None
+        self.stones = ()
+        self._turn = None
+
+    def _copy_into(self, new: SygoState) -> None:
+        pass  # every field is immutable; the Turn analysis is shared (it never changes)
+
+    # --- strings ------------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        kind, p = self._decode(action)
+        if kind == PASS:
+            return "pass"
+        if kind == FINISH:
+            return "finish"
+        return f"{'place' if kind == 2 else 'grow'} {self._name(p)}"
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ActionSyntaxError(f"sygo: an action is a string such as 'grow c3', got {_excerpt(text)}")
+        if text == "pass":
+            return PASS
+        if text == "finish":
+            return FINISH
+        parts = text.split(" ")
+        if len(parts) == 2 and parts[0] in ("place", "grow"):
+            p = self._point(parts[1])
+            return FIRST_PLACE + p + (self._n if parts[0] == "grow" else 0)
+        raise ActionSyntaxError(
+            f"sygo: {_excerpt(text)} is not an action; actions are 'pass', 'finish', 'place <pt>', 'grow <pt>'"
+        )
+
+    def _point(self, token: str) -> int:
+        p = self.geom.index.get(token)
+        if p is None:
+            last = self.geom.names[-1]
+            raise ActionSyntaxError(f"sygo: {_excerpt(token)} is not a point of this board (a1..{last})")
+        return p
+
+    # --- whole moves --------------------------------------------------------------------------
+
+    def _parse_move(self, text: Any) -> tuple[str, list[int], int | None]:
+        """("pass" | "place" | "grow", growth points as given, placement point or None)."""
+        if not isinstance(text, str):
+            raise ActionSyntaxError(f"sygo: a move is a string such as 'grow c3 d5', got {_excerpt(text)}")
+        if text == "pass":
+            return "pass", [], None
+        tokens = text.split(" ")
+        if len(tokens) == 2 and tokens[0] == "place":
+            return "place", [], self._point(tokens[1])
+        if len(tokens) >= 2 and tokens[0] == "grow":
+            points, q = tokens[1:], None
+            if "+" in points:
+                plus = points.index("+")
+                if len(points) != plus + 3 or points[plus + 1] != "place":
+                    raise ActionSyntaxError(f"sygo: {_excerpt(text)}: a balancing move ends with '+ place <pt>'")
+                q = self._point(points[plus + 2])
+                points = points[:plus]
+            if not points:
+                raise ActionSyntaxError(f"sygo: {_excerpt(text)}: 'grow' needs at least one point")
+            indices = [self._point(t) for t in points]
+            if len(set(indices)) != len(indices):
+                raise ActionSyntaxError(f"sygo: {_excerpt(text)} repeats a growth point")
+            return "grow", indices, q
+        raise ActionSyntaxError(
+            f"sygo: {_excerpt(text)} is not a move; moves are 'pass', 'place <pt>', 'grow <pt> ...' "
+            "and 'grow <pt> ... + place <pt>' (single spaces)"
+        )
+
+    def _move_actions(self, text: str) -> list[int]:
+        """The actions that play the whole move ``text`` from this position, in a valid order."""
+        kind, points, q = self._parse_move(text)
+        if self.mid_turn():
+            raise IllegalActionError("sygo: a turn is in progress; whole moves start between turns")
+        if self.is_terminal():
+            raise IllegalActionError("sygo: the game is over: both players passed in a row (rule 2.6)")
+        if kind == "pass":
+            return [PASS]
+        n = self._n
+        if kind == "place":
+            reason = self._placement_reason(q)
+            if reason:
+                raise IllegalActionError(f"sygo: {text!r} is illegal: {reason}")
+            return [FIRST_PLACE + q]
+        turn = self.turn
+        root = turn.root
+        used = 0
+        for p in points:
+            problem = turn.grow_problem(root, p)
+            if problem is not None:
+                raise IllegalActionError(f"sygo: {text!r} is illegal: {self._grow_reason(p)}")
+            if turn.src[p] & used:
+                number = (turn.src[p] & used).bit_length() - 1
+                raise IllegalActionError(
+                    f"sygo: {text!r} is illegal: {self._group_name(number)} would grow twice; "
+                    "each group grows at most once (rule 2.4.3)"
+                )
+            used |= turn.src[p]
+        order = turn.order(root, sum(1 << p for p in points))
+        if order is None:
+            raise IllegalActionError(
+                f"sygo: {text!r} is illegal: in every order some stone grows a group that a capture has "
+                "already closed (rule 2.4, Decision 3)"
+            )
+        trial = self.clone()
+        for p in order:
+            trial.node = turn.step(trial._current_node(), p)
+        reason = trial._end_reason(q)
+        if reason:
+            raise IllegalActionError(f"sygo: {text!r} is illegal: {reason}")
+        return [FIRST_PLACE + n + p for p in order] + [FINISH if q is None else FIRST_PLACE + q]
+
+    def _move_string(self, actions: list[int]) -> str:
+        """The canonical string of the completed move made of ``actions`` from this position."""
+        kinds = [self._decode(a) for a in actions]
+        if kinds[0][0] == PASS:
+            return "pass"
+        if len(kinds) == 1:
+            return f"place {self._name(kinds[0][1])}"
+        grown = sum(1 << p for kind, p in kinds if kind == 3)
+        q = kinds[-1][1] if kinds[-1][0] == 2 else None
+        return self._growth_string(grown, q)
+
+    def _growth_string(self, grown: int, q: int | None) -> str:
+        text = "grow " + " ".join(self._name(p) for p in bit_points(grown))
+        return text if q is None else f"{text} + place {self._name(q)}"
+
+    def legal_moves(self, limit: int | None = MOVE_LIMIT) -> list[str]:
+        """Every legal whole move, canonical, in the spec's listing order (section 6):
+        ``pass``, placements, then growth sets by size and point list, each followed by its
+        balancing extensions.
+
+        Enumerating growth sets costs time in proportion to their number (each set is checked
+        in O(k²) by ``growth.Turn.order``), and their number can grow exponentially with the
+        number of groups: beyond ``limit`` moves (``None``: no limit) this raises
+        ``EnumerationLimitError``. ``apply_move`` of any one move and the stone-by-stone
+        ``legal_actions()`` stay cheap.
+        """
+        if self.mid_turn():
+            raise IllegalActionError(
+                f"sygo: a move is in progress ({' '.join(self.move_in_progress())}); finish it action by action"
+            )
+        if self.is_terminal():
+            return []
+        limit = float("inf") if limit is None else limit
+        moves = ["pass"] + [self.action_to_string(a) for a in self.legal_actions() if self._decode(a)[0] == 2]
+        found = self.turn.moves(self.turn.root, limit, EnumerationLimitError)
+        moves += [self._growth_string(grown, q) for grown, q in found]
+        if len(moves) > limit:
+            raise EnumerationLimitError(f"sygo: more than {limit} legal whole moves here")
+        return moves
+
+    # --- positions ----------------------------------------------------------------------------
+
+    def _rows(self) -> list[str]:
+        n = self.geom.size
+        rows = []
+        for number in range(n, 0, -1):
+            base = (number - 1) * n
+            rows.append(
+                "".join(
+                    "W" if (self.white >> p) & 1 else "B" if (self.black >> p) & 1 else "."
+                    for p in range(base, base + n)
+                )
+            )
+        return rows
+
+    def _require_position(self) -> None:
+        if self.node is not None:
+            raise PositionError("sygo: turn in progress; a position exists only between turns (spec section 7)")
+
+    def notation(self) -> str:
+        self._require_position()
+        return f"{'/'.join(self._rows())} {COLOURS[self.to_move]} {'g' if self.grown else '-'} {self.passes}"
+
+    def to_dict(self) -> dict:
+        self._require_position()
+        return self._board_dict()
+
+    def _board_dict(self) -> dict:
+        return {
+            "game": "sygo",
+            "size": self.geom.size,
+            "board": self._rows(),
+            "to_move": self.to_move,
+            "grown": self.grown,
+            "passes": self.passes,
+        }
+
+    def _progress_dict(self) -> dict:
+        """The board as it stands during a growth turn, the stones so far and each start group's marks."""
+        node = self._current_node()
+        turn = self.turn
+        groups = [
+            {
+                "at": self._name((g & -g).bit_length() - 1),
+                "grown": bool((node.grown >> i) & 1),
+                "closed": bool((node.closed >> i) & 1),
+            }
+            for i, g in enumerate(turn.groups)
+        ]
+        return {
+            **self._board_dict(),
+            "stones": [self._name(p) for p in self.stones],
+            "reversed": [self._name(p) for p in bit_points(turn.root.opponent & node.mover)],
+            "groups": groups,
+        }
+
+    def _key(self) -> tuple:
+        position = (self.white, self.black, self.to_move, self.grown, self.passes)
+        if self.node is None:
+            return position
+        return position + (self.node.added, self.node.grown, self.node.closed)
+
+    def __str__(self) -> str:
+        if self.node is not None:
+            return f"{json.dumps(self._progress_dict(), separators=(',', ':'))}"
+        return self.notation()
+
+    def __repr__(self) -> str:
+        if self.node is not None:
+            return f"<sygo turn in progress: {' '.join(self.move_in_progress())} | {self}>"
+        return super().__repr__()

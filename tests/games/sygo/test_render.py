@@ -1,0 +1,90 @@
+"""Sygo renderer and board adapter: positions (mid-turn too) draw without error, with their marks."""
+
+from matplotlib.collections import PatchCollection
+from matplotlib.patches import Circle, Rectangle
+
+from tabletop_lab import load_game
+from tabletop_lab.games.sygo import render
+from tabletop_lab.games.sygo.board import Adapter
+
+
+def position(notation):
+    return load_game("sygo", size=len(notation.split("/"))).state_from_notation(notation)
+
+
+def stones_drawn(ax, colour):
+    face = render.STONE[colour][0]
+    return sum(
+        len(c.get_paths())
+        for c in ax.collections
+        if isinstance(c, PatchCollection) and len(c.get_paths()) and _hex(c.get_facecolor()[0]) == face
+    )
+
+
+def _hex(rgba):
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgba[:3])
+
+
+def test_every_stone_is_drawn_with_coordinates():
+    state = position("...../..B../.W.W./...../..... W g 0")
+    ax = render.draw(state)
+    assert stones_drawn(ax, "W") == 2 and stones_drawn(ax, "B") == 1
+    labels = {t.get_text() for t in ax.texts}
+    assert {"a", "e", "1", "5"} <= labels
+    assert "White to move" in ax.get_title()
+
+
+def test_last_turn_stones_and_reversed_stones_are_marked():
+    state = position("...../...../W..../...../BW... W g 0")
+    state.apply_move("grow a2 c1")
+    ax = render.draw(state)
+    dots = [p for p in ax.patches if isinstance(p, Circle) and p.get_facecolor()[:3] == (214 / 255, 39 / 255, 40 / 255)]
+    assert sorted(d.center for d in dots) == [(0, 1), (2, 0)]  # a2 and c1
+    squares = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_width() < 0.5]
+    assert [(s.get_x() + 0.17, s.get_y() + 0.17) for s in squares] == [(0, 0)]  # a1, reversed
+
+
+def test_a_growth_turn_in_progress_is_drawn_with_numbers_and_closed_groups():
+    state = position("...../...../W..../...../BW... W g 0")
+    state.apply_action(state.string_to_action("grow a2"))
+    ax = render.draw(state, legal=True)
+    assert "1" in {t.get_text() for t in ax.texts} and "growing" in ax.get_title()
+    assert len([line for line in ax.lines if line.get_color() == render.CLOSED]) == 4  # two crosses
+
+
+def test_overlays():
+    state = position("...../..B../.W.W./...../..... B g 0")
+    ax = render.draw(state, liberties="b3", territory=True, heat={"a1": 3, "e5": 1}, highlight=["c1"])
+    liberty_dots = [p for p in ax.patches if isinstance(p, Circle) and p.get_radius() == 0.15]
+    assert len(liberty_dots) == 4
+    assert len([p for p in ax.patches if isinstance(p, Rectangle) and p.get_width() == 1]) == 2
+    assert any(isinstance(p, Circle) and p.center == (2, 0) and not p.get_fill() for p in ax.patches)
+
+
+def test_adapter_cells_and_buttons():
+    game = load_game("sygo", size=5)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    adapter = Adapter(game)
+    assert adapter.cell_at(*adapter.cell_xy("c3")) == "c3" and adapter.cell_at(7, 7) is None
+    cells = {adapter.action_cells(state, a) for a in state.legal_actions()}
+    assert () in cells and ("c3",) in cells
+    assert adapter.button_label(state, 0) == "Pass"
+    state.apply_action(state.string_to_action("grow c3"))
+    assert adapter.action_cells(state, 1) == () and adapter.button_label(state, 1) == "Finish turn"
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=adapter.figsize)
+    adapter.setup(figure)
+    adapter.draw(state, targets=frozenset({"c2"}))
+    assert adapter.ax.get_title().startswith("White growing")
+
+
+def test_refusals_name_the_rule():
+    game = load_game("sygo", size=5)
+    adapter = Adapter(game)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    assert "occupied" in adapter.refusal(state, ("b3",))
+    state.apply_action(state.string_to_action("grow c3"))
+    assert "already grown" in adapter.refusal(state, ("b2",))
+    assert "not adjacent to a growing group" in adapter.refusal(state, ("a1",))
+    assert adapter.legend()
