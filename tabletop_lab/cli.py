@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +54,7 @@ def _simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, **_options(args.option))
     out = _output_path(args.out) if args.out else None
     agents = _agent_specs(args.agents) if args.agents else ["random"] * game.num_players
-    from .sim import simulate  # pandas and numpy load only for the commands that need them
+    from .sim import simulate, storable  # pandas and numpy load only for the commands that need them
 
     df = simulate(
         game,
@@ -73,7 +71,7 @@ def _simulate(args: argparse.Namespace) -> int:
         if _FORMATS[out.suffix.lower()] == "CSV":
             df.to_csv(out, index=False)
         else:
-            df.to_parquet(out, index=False)
+            storable(df).to_parquet(out, index=False)
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
     return 130 if df.attrs["interrupted"] else 0
@@ -99,9 +97,10 @@ def _bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise ValueError(f"--seconds must be positive; got {args.seconds}")
     names = [args.game] if args.game else [info["name"] for info in list_games()]
-    rows = [_bench_game(load_game(name), args.seconds, args.mcts_iterations) for name in names]
+    rows = [row for name in names for row in _bench_game(load_game(name), args.seconds, args.mcts_iterations)]
     print(f"Python {platform.python_version()}, one process, about {args.seconds:g} s per measure")
-    print(pd.DataFrame(rows).to_string(index=False))
+    print(pd.DataFrame(rows).fillna("").to_string(index=False))
+    print("reference: the Python engine; compiled: the game's kernel (TABLETOP_KERNELS=0 turns kernels off)")
     return 0
 
 
@@ -148,7 +147,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(command=_simulate, name="simulate")
 
-    bench = commands.add_parser("bench", help="measure random play and MCTS speed in one process")
+    bench = commands.add_parser(
+        "bench", help="measure random play and MCTS speed in one process, reference and compiled paths"
+    )
     bench.add_argument("--game", help="one game (default: every game)")
     bench.add_argument("--seconds", type=float, default=2.0, help="seconds per measure (default 2)")
     bench.add_argument(
@@ -270,44 +271,28 @@ def _interval(result: dict) -> str:
     return f"{result['value']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] (n={result['n']})"
 
 
-def _bench_game(game: Game, seconds: float, iterations: int) -> dict[str, Any]:
-    """Random-play speed (the bare engine loop, then through ``simulate``) and MCTS speed."""
-    from .agents import MCTSAgent
-    from .sim import simulate
+def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, Any]]:
+    """Random-play speed (the bare loop, then through ``simulate``) and MCTS speed, on the
+    reference path (Python engine) and, where the game has a kernel, the compiled one."""
+    from . import bench
 
-    rng = random.Random(0)
-    cap = game.info.max_actions
-    n_games = n_actions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new_initial_state()
-        played = 0
-        while played < cap and not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            played += 1
-        n_games += 1
-        n_actions += played
-    elapsed = time.perf_counter() - started
-    loop_rate = n_games / elapsed
-
-    runner_games = max(1, round(loop_rate * seconds))
-    started = time.perf_counter()
-    simulate(game, ["random"] * game.num_players, runner_games, progress=False)
-    runner_rate = runner_games / (time.perf_counter() - started)
-
-    mcts = "n/a (hidden information)"
-    if game.info.perfect_information:
-        agent, state, calls = MCTSAgent(seed=0, iterations=iterations), game.new_initial_state(), 0
-        started = time.perf_counter()
-        while calls == 0 or time.perf_counter() - started < seconds:
-            agent.choose_action(state)
-            calls += 1
-        mcts = f"{calls * iterations / (time.perf_counter() - started):,.0f}"
-    return {
-        "game": game.name,
-        "random games/s": f"{loop_rate:,.0f}",
-        "actions/s": f"{n_actions / elapsed:,.0f}",
-        "actions/game": f"{n_actions / n_games:.1f}",
-        "simulate() games/s": f"{runner_rate:,.0f}",
-        f"MCTS sims/s ({iterations}/move)": mcts,
-    }
+    rows = []
+    for path, compiled in (("reference", False), ("compiled", True)):
+        rate = bench.random_play(game, seconds, compiled=compiled)
+        if rate is None:
+            rows.append({"game": game.name, "path": path, "random games/s": "n/a (no kernel)"})
+            continue
+        n_games = max(1, round(rate.games_per_s * seconds))
+        mcts = bench.mcts_rate(game, seconds, iterations, compiled=compiled)
+        rows.append(
+            {
+                "game": game.name,
+                "path": path,
+                "random games/s": f"{rate.games_per_s:,.0f}",
+                "actions/s": f"{rate.actions_per_s:,.0f}",
+                "actions/game": f"{rate.actions_per_game:.1f}",
+                "simulate() games/s": f"{bench.simulate_rate(game, n_games, compiled=compiled):,.0f}",
+                f"MCTS sims/s ({iterations}/move)": "n/a (hidden information)" if mcts is None else f"{mcts:,.0f}",
+            }
+        )
+    return rows

@@ -668,9 +668,13 @@ class State:
     __hash__ = None  # states are mutable
 
     def __str__(self) -> str:
+        if self.mid_turn():
+            return canonical_json(self._progress_dict())
         return self.notation() if self.game.info.has_notation else self.to_json()
 
     def __repr__(self) -> str:
+        if self.mid_turn():
+            return f"<{self.game.name} move in progress: {' '.join(self.move_in_progress())} | {self}>"
         if self.game.info.has_notation:
             return f"{self.game!r}.state_from_notation({self.notation()!r})"
         return f"{self.game!r}.state_from_json({self.to_json()!r})"

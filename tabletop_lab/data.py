@@ -117,8 +117,10 @@ def load_or_run(path: Path, run: Callable[[], pd.DataFrame], *, rerun: bool = Fa
         return pd.read_parquet(path)
     frame = run()
     if save:
+        from .sim import storable
+
         path.parent.mkdir(parents=True, exist_ok=True)
-        frame.to_parquet(path, index=False)
+        storable(frame).to_parquet(path, index=False)
     return frame
 
 

@@ -224,7 +224,8 @@ def tournament(
             )
             # simulate labels each match on its own; name the agents as the tournament does
             names = dict(zip(df.attrs["agents"], (labels[j] for j in match)))
-            table = win_rates(df.replace({f"agent_{s}": names for s in range(seats)}))
+            agents = [f"agent_{s}" for s in range(seats)]  # categoricals: rename their categories
+            table = win_rates(df.assign(**{c: df[c].cat.rename_categories(names) for c in agents}))
             table.insert(
                 1, "opponent", [" & ".join(labels[j] for j in match if labels[j] != a) for a in table["agent"]]
             )

@@ -283,7 +283,8 @@ def _check_moves(state: State, where: str, limit: int = 2000) -> bool:
 
 def _bad_actions(state: State, actions: list[int]) -> list[Any]:
     """A few ints outside the legal list, plus values of the wrong type."""
-    illegal = [a for a in range(-3, max(actions, default=0) + 4) if a not in actions][:4]
+    legal = set(actions)
+    illegal = list(itertools.islice((a for a in range(-3, max(actions, default=0) + 4) if a not in legal), 4))
     return illegal + [True, None, 1.0]
 
 

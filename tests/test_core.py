@@ -213,3 +213,12 @@ def test_move_history_in_a_game_of_one_action_per_move():
     state.apply_move("2")
     state.apply_move("8")
     assert state.move_history() == ["2", "8"] and state.move_in_progress() == []
+
+
+def test_a_turn_in_progress_prints_and_reprs_without_error():
+    import tests.toy_games  # noqa: F401
+
+    state = load_game("test_nim", pile=10, actions_per_turn=2).new_initial_state()
+    state.apply_action(1)
+    assert str(state) == '{"game":"test_nim","pile":9,"to_move":0,"taken":1}'
+    assert repr(state).startswith("<test_nim move in progress: 1 |")

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core import Game, State
 from ..errors import excerpt
+from ..streams import choice_index, fresh_stream, next_draw
 
 __all__ = ["Agent", "RandomAgent", "MAX_ITERATIONS", "MAX_SECONDS", "MAX_DEPTH", "MAX_NODES"]
 
@@ -33,7 +34,15 @@ class Agent:
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The agent's ``random.Random``, made from ``seed`` on first use: agents that never
+        need one (``RandomAgent``) cost nothing to reset between games."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     def choose_action(self, state: State) -> int:
         raise NotImplementedError
@@ -58,7 +67,7 @@ class Agent:
     def reset(self, seed: int | None) -> None:
         """Start the agent's randomness afresh from ``seed`` (the runner does this per game)."""
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = None
 
     def settings(self) -> dict[str, Any]:
         return {}
@@ -76,13 +85,27 @@ class Agent:
 
 class RandomAgent(Agent):
     """Uniform over ``legal_actions()``: in games of several decisions per turn this is not
-    uniform over whole turns, which statistics should say."""
+    uniform over whole turns, which statistics should say.
+
+    It draws from a ``tabletop_lab.streams`` stream started by its seed, not from ``rng``: a
+    compiled kernel replays the same stream, so ``simulate`` plays random-against-random games
+    in a kernel where the game has one, with the very rows the Python engine would give.
+    """
 
     name = "random"
 
+    def __init__(self, seed: int | None = None):
+        super().__init__(seed)
+        self.stream = fresh_stream(seed)
+
+    def reset(self, seed: int | None) -> None:
+        super().reset(seed)
+        self.stream = fresh_stream(seed)
+
     def choose_action(self, state: State) -> int:
         actions = self._check_supported(state)
-        return actions[self.rng.randrange(len(actions))]
+        self.stream, draw = next_draw(self.stream)
+        return actions[choice_index(draw, len(actions))]
 
 
 def legal_or_raise(state: State) -> list[int]:

@@ -1,7 +1,8 @@
 """UCT Monte Carlo tree search with random rollouts, max-n (or paranoid) over any number of players.
 
 Each simulation clones the root state once, walks down by UCT, adds one position, plays
-uniformly random actions to the end and backs the result up the path. The result is a vector
+uniformly random actions to the end (in the game's compiled kernel when it has one, see
+``tabletop_lab.kernels``; same values either way) and backs the result up the path. The result is a vector
 with one value per player (``returns()``, or ``evaluate()`` when the rollout reaches the game's
 action cap); every edge keeps the total of the component belonging to the player who chose it,
 which is the only component its position ever selects on. So the search is max-n: it always
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
+from ..kernels import rollout_function
 from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
@@ -121,8 +123,8 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State) -> _Node:
-        rng = self.rng
-        random = rng.random
+        rollout = rollout_function(root_state.game)  # compiled where the game has a kernel
+        stream = self.rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
         cap = root_state.game.info.max_actions
         reward = self._reward(root_state)
@@ -157,12 +159,7 @@ class MCTSAgent(Agent):
                 if known is not None and len(table) > known:
                     break  # a new position: roll out from it
             # Rollout: uniformly random actions until the end or the cap.
-            depth = len(edges)
-            while depth < cap and not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[int(random() * len(legal))])
-                depth += 1
-            values = state.returns() if state.is_terminal() else state.evaluate()
+            values, stream = rollout(state, cap - len(edges), stream)
             for position in nodes:
                 position.visits += 1
             for position, edge in zip(nodes, edges):

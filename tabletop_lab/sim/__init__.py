@@ -7,6 +7,16 @@
 """
 
 from .match import match_result, play_match
-from .runner import SEATS, AgentError, Batch, play_batch, play_game, simulate
+from .runner import SEATS, AgentError, Batch, play_batch, play_game, simulate, storable
 
-__all__ = ["simulate", "play_game", "play_batch", "AgentError", "Batch", "SEATS", "play_match", "match_result"]
+__all__ = [
+    "simulate",
+    "play_game",
+    "play_batch",
+    "storable",
+    "AgentError",
+    "Batch",
+    "SEATS",
+    "play_match",
+    "match_result",
+]

@@ -6,10 +6,13 @@ its seed (and, with ``seats="random"``, its seating) from position ``g`` of stre
 process, a pool of any size, a Dask cluster, any batch size, and a shorter run's prefix.
 
 Games travel in fixed-size batches to ``play_batch``, a pure importable function that
-returns compact tuples; the parent builds the DataFrame, sorted by game id. Each batch plays
-with its own copies of the agents, so batches running side by side in threads never share
-one. Batches are collected as they finish, so an interrupted run keeps every finished game,
-and so does a run stopped by an agent that raised (``AgentError.finished``).
+returns the batch's rows as columns; the parent builds the DataFrame, sorted by game id.
+Each batch plays with its own copies of the agents, so batches running side by side in
+threads never share one. Batches are collected as they finish, so an interrupted run keeps
+every finished game, and so does a run stopped by an agent that raised
+(``AgentError.finished``). When every seat is ``random`` and the game has a compiled kernel
+(``tabletop_lab.kernels``), the kernel plays the batch, with the very rows the Python engine
+gives (``TABLETOP_KERNELS=0`` switches it off).
 
 A row's ``seed`` replays its game alone: ``play_game(game, agents_in_seat_order,
 seed=row.seed)`` resets each seat's agent exactly as the run did.
@@ -18,6 +21,7 @@ seed=row.seed)`` resets each seat's agent exactly as the run did.
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -27,19 +31,24 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..agents import Agent, make_agent
+from ..agents import Agent, RandomAgent, make_agent
 from ..core import TERMINAL, Game, State, canonical_json
 from ..errors import ActionError, IllegalActionError, excerpt
+from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayoutKernel, playout_kernel
 from ..records import GameRecord
+from ..streams import MASK64
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
-__all__ = ["simulate", "play_game", "play_batch", "AgentError", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "play_batch", "storable", "AgentError", "Batch", "SEATS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
 
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spread over 64 bits
 _MASK63 = (1 << 63) - 1
+#: What ``play_batch`` returns per game, as columns.
+_COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
+            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
 
 
 class AgentError(RuntimeError):
@@ -103,7 +112,9 @@ def simulate(
     Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
     ``game.teams()``), first_player, winners, winner_agents, returns_0.., score_0.., reason,
     n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw``. A turn is a run of moves
-    by one player, a move ends on a position, and a move may take several actions.
+    by one player, a move ends on a position, and a move may take several actions. Repeated
+    values are categoricals: ``winners`` holds tuples of seats and ``winner_agents`` tuples of
+    labels (``storable(df)`` before ``to_parquet``); counts are small integers.
     ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
     ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
 
@@ -133,8 +144,8 @@ def simulate(
     ]
     labels = unique_labels([a.label for a in seated])
 
-    def frame(rows: list[tuple], interrupted: bool) -> pd.DataFrame:
-        df = _frame(rows, game, labels)
+    def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
+        df = _frame(done, game, labels)
         df.attrs.update(
             game=game.name,
             options=dict(game.options),
@@ -148,11 +159,11 @@ def simulate(
         return df
 
     try:
-        rows, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
+        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
     except (AgentError, IllegalActionError) as exc:
         exc.finished = frame(getattr(exc, "finished_rows", []), True)
         raise
-    df = frame(rows, interrupted)
+    df = frame(done, interrupted)
     if interrupted:
         warnings.warn(
             f"simulation interrupted: kept the {len(df)} of {n_games} games that finished", RuntimeWarning, stacklevel=2
@@ -186,18 +197,35 @@ def play_game(
     return GameRecord.from_state(state, seed=seed, agents=[a.label for a in seated])
 
 
-def play_batch(batch: Batch) -> list[tuple]:
-    """Play the games of ``batch``; one compact tuple per game (see ``_frame`` for the fields).
+def play_batch(batch: Batch) -> dict[str, Any]:
+    """Play the games of ``batch``; their rows as columns (numpy arrays and lists, see ``_frame``).
 
     The rows depend on the batch alone: each agent is reset from the game's seed before every
     game, so what the agents did before does not matter. The batch plays with its own copies of
     the agents (never shared with a batch running beside it in another thread), copied once per
     batch: copying an agent's random generator costs as much as playing a random game. When an
-    agent fails, the error carries the rows of the games finished so far as ``finished_rows``.
+    agent fails, the error carries the columns of the games finished so far as ``finished_rows``
+    (a list of such column dicts). When every agent is a ``RandomAgent`` and the game has a
+    compiled kernel (``tabletop_lab.kernels``), the kernel plays the batch: the same games from
+    the same random streams, several times faster.
     """
+    kernel = _kernel_for(batch)
+    if kernel is not None:
+        return _kernel_batch(batch, kernel)
+    return _python_batch(batch)
+
+
+def _kernel_for(batch: Batch) -> PlayoutKernel | None:
+    """The game's kernel when it may play the batch: random players in every seat."""
+    return playout_kernel(batch.game) if all(type(a) is RandomAgent for a in batch.agents) else None
+
+
+def _python_batch(batch: Batch) -> dict[str, Any]:
+    """Play the batch's games with the Python engine and the agents."""
     game = batch.game
     agents = copy.deepcopy(batch.agents)
-    rows: list[tuple] = []
+    n_seats = len(agents)
+    columns: dict[str, list] = {name: [] for name in _COLUMNS}
     for offset, (seed, arrangement) in enumerate(zip(batch.seeds, batch.arrangements)):
         game_id = batch.first_id + offset
         seated = [agents[i] for i in arrangement]
@@ -208,24 +236,67 @@ def play_batch(batch: Batch) -> list[tuple]:
         try:
             n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
         except (AgentError, IllegalActionError) as exc:
-            exc.finished_rows = rows
+            exc.finished_rows = [_arrays(columns, n_seats)]
             raise
         duration = time.perf_counter() - started
         result = state.result()
         if result is None:
-            winners, returns, reason, hit_cap = (), (0.0,) * len(seated), "cap", True
+            winners, reason, outcome = 0, "cap", CUT
         else:
-            winners, returns, reason, hit_cap = (
-                result.winners,
-                tuple(result.returns()),
-                result.reason,
-                result.cap_reached,
-            )
-        rows.append(
-            (game_id, seed, arrangement, first_player, winners, returns, tuple(state.scores()),
-             reason, n_turns, n_moves, n_actions, hit_cap, duration, _final(state))
-        )  # fmt: skip
-    return rows
+            winners = sum(1 << p for p in result.winners)
+            reason, outcome = result.reason, RULE_CAP if result.cap_reached else FINISHED
+        row = (game_id, seed, arrangement, first_player, outcome, winners, tuple(state.scores()),
+               reason, n_turns, n_moves, n_actions, duration, _final(state))  # fmt: skip
+        for name, value in zip(_COLUMNS, row):
+            columns[name].append(value)
+    return _arrays(columns, n_seats)
+
+
+def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:
+    """A batch's columns with the numeric ones as numpy arrays."""
+    return {
+        **columns,
+        "game_id": np.array(columns["game_id"], np.int64),
+        "seed": np.array(columns["seed"], np.int64),
+        "seating": np.array(columns["seating"], np.int8).reshape(-1, n_seats),
+        "scores": np.array(columns["scores"]).reshape(-1, n_seats),
+    }
+
+
+def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
+    """The batch's random-against-random games played by the game's compiled kernel.
+
+    Seat ``s`` draws from the stream ``RandomAgent`` gets from ``_reset``; games the kernel
+    leaves to the engine (``REPLAY``, e.g. a move past the lap guard) send the whole batch to
+    the Python engine, which raises its own error. Durations are the batch's time shared equally.
+    """
+    started = time.perf_counter()
+    game = batch.game
+    n, n_seats = len(batch.seeds), len(batch.agents)
+    seeds = np.array(batch.seeds, np.uint64)
+    streams = np.empty((n, n_seats), np.uint64)
+    for seat in range(n_seats):
+        streams[:, seat] = (seeds + np.uint64((seat + 1) * _GOLDEN & MASK64)) & np.uint64(_MASK63)
+    played = kernel.random_games(game, streams, batch.max_actions)
+    if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
+        return _python_batch(batch)
+    reasons = np.array([*played.reasons, "cap"], dtype=object)
+    duration = (time.perf_counter() - started) / n
+    return {
+        "game_id": batch.first_id + np.arange(n, dtype=np.int64),
+        "seed": seeds.astype(np.int64),
+        "seating": np.array(batch.arrangements, np.int8).reshape(n, n_seats),
+        "first_player": np.full(n, game.new_initial_state().current_player(), np.int8),
+        "outcome": played.outcome,
+        "winners": np.where(played.outcome == CUT, 0, played.winners),
+        "scores": played.scores,
+        "reason": reasons[np.where(played.outcome == CUT, len(played.reasons), played.reason)],
+        "n_turns": played.n_turns,
+        "n_moves": played.n_moves,
+        "n_actions": played.n_actions,
+        "duration_s": np.full(n, duration),
+        "final": played.final,
+    }
 
 
 # ----------------------------------------------------------------------------- Helpers
@@ -322,88 +393,172 @@ def _plan(seed: int, n_games: int, n_seats: int, seats: str) -> tuple[list[int],
 
 def _run(
     batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
-) -> tuple[list[tuple], bool]:
+) -> tuple[list[dict[str, Any]], bool]:
     """Play the batches here, in a new process pool or on ``executor``.
 
-    Returns the rows of every finished game and whether Ctrl-C (a ``KeyboardInterrupt``, also
-    one raised by a progress callback) stopped the run.
+    Returns the columns of every finished batch and whether Ctrl-C (a ``KeyboardInterrupt``,
+    also one raised by a progress callback) stopped the run.
     """
     report, close = progress_reporter(progress, total, desc)
-    rows: list[tuple] = []
+    done: list[dict[str, Any]] = []
     try:
         if executor is not None:
-            _run_on(executor, batches, rows, report)
+            _run_on(executor, batches, done, report)
         elif workers > 1:
+            if _kernel_for(batches[0]) is not None:  # load it here: forked workers inherit it compiled
+                play_batch(batches[0]._replace(seeds=batches[0].seeds[:1], arrangements=batches[0].arrangements[:1]))
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                _run_on(pool, batches, rows, report)
+                _run_on(pool, batches, done, report)
         else:
             for batch in batches:
-                rows.extend(play_batch(batch))
-                report(len(rows))
+                done.append(play_batch(batch))
+                report(_games_in(done))
     except KeyboardInterrupt:
-        return rows, True
+        return done, True
     except (AgentError, IllegalActionError) as exc:
-        exc.finished_rows = rows + getattr(exc, "finished_rows", [])
+        exc.finished_rows = done + getattr(exc, "finished_rows", [])
         raise
     finally:
         close()
-    return rows, False
+    return done, False
 
 
-def _run_on(executor: Executor, batches: list[Batch], rows: list[tuple], report: Callable[[int], Any]) -> None:
-    """Submit every batch and collect rows as batches finish; on any error cancel the rest,
-    and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile."""
+def _run_on(executor: Executor, batches: list[Batch], done: list[dict[str, Any]], report: Callable[[int], Any]) -> None:
+    """Submit every batch and collect their columns as batches finish; on any error cancel the
+    rest, and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile."""
     futures = [executor.submit(play_batch, batch) for batch in batches]
     pending = set(futures)
     try:
         for future in as_completed(futures):
             pending.discard(future)
-            rows.extend(future.result())
-            report(len(rows))
+            done.append(future.result())
+            report(_games_in(done))
     except BaseException as exc:
         for future in pending:
             future.cancel()
         if isinstance(exc, (KeyboardInterrupt, AgentError, IllegalActionError)):
             for future in pending:
                 if future.done() and not future.cancelled() and future.exception() is None:
-                    rows.extend(future.result())
+                    done.append(future.result())
         raise
 
 
-def _frame(rows: list[tuple], game: Game, labels: list[str]) -> pd.DataFrame:
-    """The DataFrame of ``play_batch`` rows, sorted by game id, with agent labels filled in."""
-    rows = sorted(rows, key=lambda row: row[0])
+def _games_in(done: list[dict[str, Any]]) -> int:
+    return sum(len(columns["game_id"]) for columns in done)
+
+
+def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.DataFrame:
+    """The DataFrame of ``play_batch`` columns, sorted by game id, with agent labels filled in.
+
+    Repeated values are categoricals (game, options, agents, winners, reason) and counts are
+    small integers: about 95 bytes a row (Cross-endodoi) instead of 430 with lists and strings.
+    ``winners`` and ``winner_agents`` hold tuples (``storable`` readies a frame for Parquet).
+    """
     n = len(labels)
-    fields = ("game_id", "seed", "arrangement", "first_player", "winners", "returns", "scores",
-              "reason", "n_turns", "n_moves", "n_actions", "hit_cap", "duration_s", "final")  # fmt: skip
-    col = dict(zip(fields, map(list, zip(*rows)))) if rows else {f: [] for f in fields}
-    seats_of = col["arrangement"]
+    batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
+    col = {name: _concat([b[name] for b in batches]) for name in _COLUMNS[:-1]} if batches else _empty_columns(n)
+    col["final"] = [b["final"] for b in batches]
+    rows = len(col["game_id"])
+    seating = np.asarray(col["seating"], np.int8).reshape(rows, n)
+    winners = np.asarray(col["winners"], np.int64)
+    outcome = np.asarray(col["outcome"], np.int8)
+    everyone = (1 << n) - 1
     data: dict[str, Any] = {
-        "game_id": pd.array(col["game_id"], dtype="int64"),
-        "game": game.name,
-        "options": canonical_json(game.options),
-        "seed": pd.array(col["seed"], dtype="int64"),
+        "game_id": np.asarray(col["game_id"], np.int32),
+        "game": pd.Categorical.from_codes(np.zeros(rows, np.int8), [game.name]),
+        "options": pd.Categorical.from_codes(np.zeros(rows, np.int8), [canonical_json(game.options)]),
+        "seed": np.asarray(col["seed"], np.int64),
     }
     for s in range(n):
-        data[f"agent_{s}"] = [labels[arrangement[s]] for arrangement in seats_of]
+        data[f"agent_{s}"] = pd.Categorical.from_codes(seating[:, s], labels)
     for s in range(n):
-        data[f"team_{s}"] = pd.array([game.team_of(s)] * len(rows), dtype="int8")
-    data["first_player"] = pd.array(col["first_player"], dtype="int64")
-    data["winners"] = [list(w) for w in col["winners"]]
-    data["winner_agents"] = [[labels[arrangement[s]] for s in w] for w, arrangement in zip(col["winners"], seats_of)]
+        data[f"team_{s}"] = np.full(rows, game.team_of(s), np.int8)
+    data["first_player"] = np.asarray(col["first_player"], np.int8)
+    subsets = [tuple(p for p in range(n) if mask >> p & 1) for mask in range(1 << n)]
+    data["winners"] = pd.Categorical.from_codes(winners, _objects(subsets))
+    data["winner_agents"] = _winner_agents(winners, seating, labels, subsets)
+    draw = (winners == everyone) & (outcome == FINISHED)
+    for s in range(n):  # as Result.returns(): +1 a winner, -1 the others, 0 in a draw; 0 for a cut game
+        returns = np.where(winners >> s & 1, 1.0, -1.0).astype(np.float32)
+        returns[(winners == everyone) | (outcome == CUT)] = 0.0
+        data[f"returns_{s}"] = returns
+    scores = np.asarray(col["scores"]).reshape(rows, n)
+    if np.issubdtype(scores.dtype, np.integer) or (scores == np.round(scores)).all():
+        scores = scores.astype(np.int32)
     for s in range(n):
-        data[f"returns_{s}"] = pd.array([r[s] for r in col["returns"]], dtype="float64")
-    for s in range(n):
-        data[f"score_{s}"] = [sc[s] for sc in col["scores"]]
-    data["reason"] = col["reason"]
-    data["n_turns"] = pd.array(col["n_turns"], dtype="int64")
-    data["n_moves"] = pd.array(col["n_moves"], dtype="int64")
-    data["n_actions"] = pd.array(col["n_actions"], dtype="int64")
-    data["hit_cap"] = pd.array(col["hit_cap"], dtype="bool")
-    data["duration_s"] = pd.array(col["duration_s"], dtype="float64")
-    data["final"] = col["final"]
-    data["draw"] = pd.array([len(w) == n and not cap for w, cap in zip(col["winners"], col["hit_cap"])], dtype="bool")
-    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+        data[f"score_{s}"] = scores[:, s]
+    reasons = np.asarray(col["reason"], dtype=object)
+    data["reason"] = pd.Categorical(reasons, categories=sorted({"cap", *reasons}))
+    data["n_turns"] = np.asarray(col["n_turns"], np.int32)
+    data["n_moves"] = np.asarray(col["n_moves"], np.int32)
+    data["n_actions"] = np.asarray(col["n_actions"], np.int32)
+    data["hit_cap"] = outcome != FINISHED
+    data["duration_s"] = np.asarray(col["duration_s"], np.float32)
+    data["final"] = _text(col["final"])
+    data["draw"] = draw
+    return pd.DataFrame(data, index=pd.RangeIndex(rows))
+
+
+def storable(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` ready for ``to_parquet``: categoricals of tuples (``winners``, ``winner_agents``)
+    become plain columns of tuples, which Parquet stores as lists (it cannot store them as
+    categories). Other frames are returned as they are."""
+    tuples = [
+        c
+        for c in df.columns
+        if isinstance(df[c].dtype, pd.CategoricalDtype) and any(isinstance(v, tuple) for v in df[c].cat.categories)
+    ]
+    return df.astype({c: object for c in tuples}) if tuples else df
+
+
+def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], subsets: list[tuple]) -> pd.Categorical:
+    """The winners' agent labels in seat order; every possible tuple is a category, so frames
+    of the same agents share one dtype whatever games they hold."""
+    categories = [t for k in range(len(labels) + 1) for t in itertools.permutations(labels, k)]
+    index = {t: i for i, t in enumerate(categories)}
+    n, bits = len(labels), max(1, (len(labels) - 1).bit_length())
+    keys = winners.copy()  # one integer per (winners, seating): the mask, then each seat's agent
+    for seat in range(n):
+        keys += seating[:, seat].astype(np.int64) << (n + bits * seat)
+    distinct, codes = np.unique(keys, return_inverse=True)
+    agent_in = [[int(key) >> (n + bits * p) & ((1 << bits) - 1) for p in range(n)] for key in distinct]
+    code_of = np.array(
+        [
+            index[tuple(labels[seats[p]] for p in subsets[int(key) & ((1 << n) - 1)])]
+            for key, seats in zip(distinct, agent_in)
+        ],
+        np.int32,
+    )
+    codes = code_of[codes] if len(winners) else np.zeros(0, np.int32)
+    return pd.Categorical.from_codes(codes, _objects(categories))
+
+
+def _objects(values: list) -> pd.Index:
+    return pd.Index(values, dtype=object, tupleize_cols=False)
+
+
+def _text(parts: list) -> pd.api.extensions.ExtensionArray:
+    """Strings (lists of ``str``, or kernels' arrays of ASCII bytes) as one pandas ``str`` array;
+    bytes go through Arrow, when installed, without a Python object per row."""
+    if parts and all(isinstance(p, np.ndarray) and p.dtype.kind == "S" for p in parts):
+        try:
+            import pyarrow as pa
+        except ImportError:
+            pass
+        else:
+            return pd.array(pa.array(np.concatenate(parts), type=pa.binary()).cast(pa.large_string()), dtype="str")
+    texts = [p.astype(str) if isinstance(p, np.ndarray) and p.dtype.kind == "S" else p for p in parts]
+    return pd.array(np.asarray([t for p in texts for t in p], dtype=str), dtype="str")
+
+
+def _concat(parts: list) -> Any:
+    if all(isinstance(p, np.ndarray) for p in parts):
+        return np.concatenate(parts)
+    return [x for p in parts for x in p]
+
+
+def _empty_columns(n_seats: int) -> dict[str, Any]:
+    return {name: np.zeros((0, n_seats) if name in ("seating", "scores") else 0) for name in _COLUMNS}
 
 
 def _resolve_agents(agents: Any, game: Game) -> list[Agent]:

@@ -225,7 +225,9 @@ class SimulationPanel(widgets.VBox):
             finished = getattr(exc, "finished", None)  # an AgentError keeps the games finished before it
             if finished is not None and len(finished):
                 finished["game_id"] += sum(len(f) for f in frames)
-                self._show(pd.concat([*frames, finished], ignore_index=True), final=True)
+                frames.append(finished)
+            if frames:  # earlier chunks count too when the failing chunk finished no game
+                self._show(pd.concat(frames, ignore_index=True), final=True)
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
             return
@@ -353,12 +355,14 @@ def _rates_html(rates: Any, key: str) -> str:
 
 def download_links(df: Any, name: str) -> str:
     """Links that download the rows as CSV and Parquet (data URLs: the server serves no files)."""
+    from ..sim import storable
+
     links = []
     if len(df) <= DOWNLOAD_CSV_ROWS:
         csv = base64.b64encode(df.to_csv(index=False).encode()).decode("ascii")
         links.append(f'<a download="{name}.csv" href="data:text/csv;base64,{csv}">Download the rows (CSV)</a>')
     buffer = io.BytesIO()
-    df.to_parquet(buffer)
+    storable(df).to_parquet(buffer)  # winners' tuples as lists: Parquet cannot store them as categories
     parquet = base64.b64encode(buffer.getvalue()).decode("ascii")
     links.append(
         f'<a download="{name}.parquet" href="data:application/octet-stream;base64,{parquet}">'

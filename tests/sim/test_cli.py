@@ -19,8 +19,11 @@ SCRIPT = Path(sys.executable).with_name("tabletop-lab")
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
-    """A simulate frame as it reads back from CSV: lists as text, no durations."""
+    """A simulate frame as it reads back from CSV: categories as plain values, tuples as text, no durations."""
     out = df.drop(columns="duration_s").copy()
+    for column in out.columns:
+        if isinstance(out[column].dtype, pd.CategoricalDtype):
+            out[column] = out[column].astype(object)
     for column in ("winners", "winner_agents"):
         out[column] = out[column].map(str)
     return out
@@ -47,7 +50,8 @@ def test_simulate_writes_the_rows_of_simulate(tmp_path, capsys, suffix):
         assert_frame_equal(written, comparable(expected), check_dtype=False)
     else:
         written = pd.read_parquet(out)
-        assert written.winners.map(list).tolist() == expected.winners.tolist()
+        assert written.winners.map(tuple).tolist() == expected.winners.tolist()
+        assert written.winner_agents.map(tuple).tolist() == expected.winner_agents.tolist()
         lists = ["duration_s", "winners", "winner_agents"]
         assert_frame_equal(written.drop(columns=lists), expected.drop(columns=lists), check_dtype=False)
     printed = capsys.readouterr().out
@@ -105,14 +109,15 @@ def test_games_lists_every_game_and_option(capsys):
         assert f"--option {option}=" in out
 
 
-def test_bench_reports_each_measure(capsys):
+def test_bench_reports_each_measure_on_both_paths(capsys):
     assert main(["bench", "--game", "cross_endodoi", "--seconds", "0.05", "--mcts-iterations", "20"]) == 0
     out = capsys.readouterr().out
-    header, row = out.splitlines()[1:3]
-    for column in ("random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
+    header, *rows = out.splitlines()[1:4]
+    for column in ("path", "random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
         assert column in header
-    numbers = row.split()[1:]
-    assert row.split()[0] == "cross_endodoi" and all(float(n.replace(",", "")) > 0 for n in numbers)
+    assert [row.split()[:2] for row in rows] == [["cross_endodoi", "reference"], ["cross_endodoi", "compiled"]]
+    for row in rows:
+        assert all(float(n.replace(",", "")) > 0 for n in row.split()[2:])
 
 
 def test_serve_reports_a_busy_port(capsys):

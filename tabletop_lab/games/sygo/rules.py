@@ -25,7 +25,6 @@ it cannot decide (``growth.Turn.completable_all``); it never offers a dead end.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ...core import MOVE_LIMIT, TERMINAL, Game, GameInfo, Option, Result, State, check_keys
@@ -684,13 +683,3 @@ class SygoState(State):
         if self.node is None:
             return position
         return position + (self.node.added, self.node.grown, self.node.closed)
-
-    def __str__(self) -> str:
-        if self.node is not None:
-            return f"{json.dumps(self._progress_dict(), separators=(',', ':'))}"
-        return self.notation()
-
-    def __repr__(self) -> str:
-        if self.node is not None:
-            return f"<sygo turn in progress: {' '.join(self.move_in_progress())} | {self}>"
-        return super().__repr__()

@@ -1,0 +1,102 @@
+"""Speed measures shared by ``tabletop-lab bench`` and ``scripts/bench_anchors.py``.
+
+Each measure runs for about ``seconds`` of wall-clock time and returns rates. ``compiled``
+chooses the path: the Python engine (the reference) or the game's compiled kernel
+(``tabletop_lab.kernels``); a game without a kernel has no compiled figures (``None``).
+Figures on a shared machine are noisy: alternate the paths and repeat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import numpy as np
+
+from .core import Game
+from .kernels import playout_kernel, use_kernels
+from .streams import choice_index, next_draw
+
+__all__ = ["RandomRate", "random_play", "simulate_rate", "mcts_rate"]
+
+
+class RandomRate(NamedTuple):
+    games_per_s: float
+    actions_per_s: float
+    actions_per_game: float
+
+
+def random_play(game: Game, seconds: float, *, compiled: bool) -> RandomRate | None:
+    """Uniformly random games from the initial position, in a tight loop (no agents, no rows)."""
+    cap = game.info.max_actions
+    n_games = n_actions = 0
+    if compiled:
+        kernel = playout_kernel(game)
+        if kernel is None:
+            return None
+        rng = np.random.default_rng(0)
+        batch = 1000
+        kernel.random_games(game, rng.integers(0, 2**64, (1, game.num_players), np.uint64), cap)  # load
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            streams = rng.integers(0, 2**64, (batch, game.num_players), np.uint64)
+            n_actions += int(kernel.random_games(game, streams, cap).n_actions.sum())
+            n_games += batch
+    else:
+        stream = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            state = game.new_initial_state()
+            legal_actions, apply_action = state.legal_actions, state.apply_action
+            played = 0
+            while played < cap:
+                legal = legal_actions()
+                if not legal:
+                    break
+                stream, draw = next_draw(stream)
+                apply_action(legal[choice_index(draw, len(legal))])
+                played += 1
+            n_games += 1
+            n_actions += played
+    elapsed = time.perf_counter() - started
+    return RandomRate(n_games / elapsed, n_actions / elapsed, n_actions / n_games)
+
+
+def simulate_rate(game: Game, n_games: int, *, compiled: bool, workers: int = 1) -> float | None:
+    """Games/s of ``simulate`` with random players in every seat (one DataFrame row each)."""
+    from .sim import simulate
+
+    if compiled and playout_kernel(game) is None:
+        return None
+    with _kernels(compiled):
+        started = time.perf_counter()
+        simulate(game, ["random"] * game.num_players, n_games, progress=False, workers=workers)
+        return n_games / (time.perf_counter() - started)
+
+
+def mcts_rate(game: Game, seconds: float, iterations: int, *, compiled: bool) -> float | None:
+    """MCTS simulations/s choosing the first move (``None`` for hidden information or no kernel)."""
+    from .agents import MCTSAgent
+
+    if not game.info.perfect_information or (compiled and playout_kernel(game) is None):
+        return None
+    with _kernels(compiled):
+        agent, state, calls = MCTSAgent(seed=0, iterations=iterations), game.new_initial_state(), 0
+        started = time.perf_counter()
+        while calls == 0 or time.perf_counter() - started < seconds:
+            agent.choose_action(state)
+            calls += 1
+        return calls * iterations / (time.perf_counter() - started)
+
+
+@contextmanager
+def _kernels(compiled: bool) -> Iterator[None]:
+    """Inside: kernels off for the reference path (as configured for the compiled one)."""
+    previous = use_kernels(False) if not compiled else None
+    try:
+        yield
+    finally:
+        if not compiled:
+            use_kernels(previous)

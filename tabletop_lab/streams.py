@@ -1,0 +1,42 @@
+"""Counter-based random streams that compiled kernels reproduce bit for bit.
+
+A stream is one 64-bit integer: each draw adds the golden-ratio increment to it and mixes the
+sum with SplitMix64's finaliser (Steele, Lea and Flood, 2014). Python's ``random.Random`` cannot
+be replayed inside a compiled kernel, so every random choice that a kernel may take over
+(random players, MCTS rollouts) draws from such a stream instead: the same seed then gives the
+same game in Python and in the kernel, and a row played by a kernel replays through the
+Python engine. ``tabletop_lab.jit`` holds the compiled twin of these two functions.
+
+>>> state, draw = next_draw(1)
+>>> choice_index(draw, 6)
+3
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["GOLDEN", "MASK64", "choice_index", "next_draw", "fresh_stream"]
+
+GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio
+MASK64 = (1 << 64) - 1
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def next_draw(state: int) -> tuple[int, int]:
+    """The stream's next state and a uniform 64-bit draw from it."""
+    state = (state + GOLDEN) & MASK64
+    z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def choice_index(draw: int, n: int) -> int:
+    """An index in ``range(n)`` from a 64-bit draw: the top 32 bits scaled (bias below n / 2**32)."""
+    return ((draw >> 32) * n) >> 32
+
+
+def fresh_stream(seed: int | None) -> int:
+    """The stream a seed starts: the seed itself (mod 2**64), or fresh entropy for ``None``."""
+    return random.SystemRandom().getrandbits(64) if seed is None else seed & MASK64

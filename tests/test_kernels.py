@@ -1,0 +1,108 @@
+"""The kernel registry and the random streams: found lazily, switchable off, same results either way."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tabletop_lab.streams
+from tabletop_lab import load_game
+from tabletop_lab.agents import MCTSAgent, RandomAgent
+from tabletop_lab.kernels import playout_kernel, random_rollout, rollout_function, use_kernels
+from tabletop_lab.streams import MASK64, choice_index, next_draw
+from tests import toy_games  # noqa: F401  (registers test_nim)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_streams_doctest():
+    result = doctest.testmod(tabletop_lab.streams)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_stream_choices_are_uniform_enough():
+    counts = [0] * 6
+    stream = 123
+    for _ in range(60_000):
+        stream, draw = next_draw(stream)
+        counts[choice_index(draw, 6)] += 1
+    assert all(9_400 < c < 10_600 for c in counts)  # 10,000 expected each; 6 standard deviations
+    assert 0 <= stream <= MASK64
+
+
+def test_importing_the_package_and_playing_does_not_load_numba():
+    code = (
+        "import sys, tabletop_lab\n"
+        "state = tabletop_lab.load_game('cross_endodoi').new_initial_state()\n"
+        "state.apply_move('2')\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+
+
+@pytest.mark.parametrize("value", ["0", "false", "off"])
+def test_the_environment_variable_turns_kernels_off(monkeypatch, value):
+    game = load_game("cross_endodoi")
+    monkeypatch.setenv("TABLETOP_KERNELS", value)
+    assert playout_kernel(game) is None and rollout_function(game) is random_rollout
+    monkeypatch.setenv("TABLETOP_KERNELS", "1")
+    assert playout_kernel(game) is not None
+    assert use_kernels(False) is None
+    assert playout_kernel(game) is None
+    assert use_kernels(None) is False
+
+
+def test_a_game_without_a_kernel_rolls_out_in_python():
+    game = load_game("test_nim", pile=12)
+    assert playout_kernel(game) is None and rollout_function(game) is random_rollout
+    values, stream = random_rollout(game.new_initial_state(), 1000, 7)
+    assert sorted(values) == [-1.0, 1.0] and stream != 7
+
+
+def test_mcts_decides_the_same_with_and_without_kernels():
+    state = load_game("cross_endodoi", seeds_per_hole=6).state_from_notation("4,0,5,5,1,0/4,4,4,0,0,4 41-0 1")
+    compiled = MCTSAgent(seed=4, iterations=300).analyse(state)
+    previous = use_kernels(False)
+    try:
+        reference = MCTSAgent(seed=4, iterations=300).analyse(state)
+    finally:
+        use_kernels(previous)
+    assert compiled == reference
+
+
+def test_random_agents_replay_from_their_seed():
+    state = load_game("cross_endodoi").new_initial_state()
+    a, b = RandomAgent(seed=9), RandomAgent(seed=9)
+    assert [a.choose_action(state) for _ in range(20)] == [b.choose_action(state) for _ in range(20)]
+    b.reset(9)
+    a.reset(9)
+    assert a.choose_action(state) == b.choose_action(state) and a.stream == b.stream
+
+
+def test_without_numba_games_play_in_python(tmp_path):
+    """A machine where numba cannot be imported warns once and plays every game in Python."""
+    (tmp_path / "numba.py").write_text("raise ImportError('numba is broken here')\n")
+    code = (
+        "import warnings, tabletop_lab\n"
+        "from tabletop_lab.kernels import playout_kernel\n"
+        "from tabletop_lab.sim import simulate\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    assert playout_kernel(tabletop_lab.load_game('cross_endodoi')) is None\n"
+        "assert 'kernels unavailable' in str(caught[0].message)\n"
+        "df = simulate('cross_endodoi', ['random', 'random'], 20, seed=1, progress=False)\n"
+        "print(df.final.tolist())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT, capture_output=True, text=True)
+    from tabletop_lab.sim import simulate
+
+    assert out.stdout.strip() == str(
+        simulate("cross_endodoi", ["random", "random"], 20, seed=1, progress=False).final.tolist()
+    )
