@@ -35,6 +35,10 @@ def test_notebooks_exist():
         "sinomilia/explore.ipynb",
         "sinomilia/statistics.ipynb",
         "apps/play_sinomilia.ipynb",
+        "capitals/learn.ipynb",
+        "capitals/explore.ipynb",
+        "capitals/statistics.ipynb",
+        "apps/play_capitals.ipynb",
     ):
         assert expected in names
 
