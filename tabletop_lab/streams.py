@@ -38,5 +38,12 @@ def choice_index(draw: int, n: int) -> int:
 
 
 def fresh_stream(seed: int | None) -> int:
-    """The stream a seed starts: the seed itself (mod 2**64), or fresh entropy for ``None``."""
-    return random.SystemRandom().getrandbits(64) if seed is None else seed & MASK64
+    """The stream a seed starts, or one from fresh entropy for ``None``.
+
+    The seed is mixed first: a stream steps by ``GOLDEN``, so seeds that differ by multiples of
+    it (the runner derives each seat's seed as the game's seed plus ``seat * GOLDEN``) would
+    otherwise give the same draws shifted by a few places, and seats would play in lockstep.
+    """
+    if seed is None:
+        return random.SystemRandom().getrandbits(64)
+    return next_draw(seed & MASK64)[1]
