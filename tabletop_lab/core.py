@@ -236,6 +236,9 @@ class Game:
     info: ClassVar[GameInfo]
     option_specs: ClassVar[tuple[Option, ...]] = ()
     param_specs: ClassVar[tuple[Option, ...]] = ()
+    #: Random games the conformance harness plays per harness config; games whose random games
+    #: are long (hundreds of states, each fully checked) play fewer.
+    harness_games: ClassVar[int] = 30
 
     def __init__(self, **options: Any):
         specs = {o.name: o for o in self.option_specs}

@@ -176,24 +176,29 @@ def check_state(state: State, rng: random.Random, where: str = "") -> int:
     return varied
 
 
-def playthrough(game: Game, seed: int) -> str:
+def playthrough(game: Game, seed: int, detailed_steps: int = 60) -> str:
     """A seeded random game written out state by state, as a golden file for review.
 
-    Each state shows the player to move, the legal actions as strings, the action taken and,
-    at the end, the result and returns. A behaviour change shows up as a diff of these files.
+    The first ``detailed_steps`` states show the state, the player to move (and, with hidden
+    information, each player's information state) and the legal actions; every step shows the
+    action taken; the end shows the final state, the result and returns. Long games of many
+    legal actions stay a readable size, and a behaviour change still shows up as a diff.
     """
     lines = [f"game: {game!r}", f"seed: {seed}"]
-    for state, action in _random_trajectory(game.new_initial_state(), seed, game.info.max_actions):
-        lines.append(f"state: {_trace(state)}")
-        lines.append(f"player: {state.current_player()}")
-        if not game.info.perfect_information:
-            for p in range(game.num_players):
-                lines.append(f"observation {p}: {state.information_state_string(p)}")
+    trajectory = _random_trajectory(game.new_initial_state(), seed, game.info.max_actions)
+    for step, (state, action) in enumerate(trajectory):
+        if step < detailed_steps or action is None:
+            lines.append(f"state: {_trace(state)}")
+            lines.append(f"player: {state.current_player()}")
+            if not game.info.perfect_information:
+                for p in range(game.num_players):
+                    lines.append(f"observation {p}: {state.information_state_string(p)}")
         if action is None:
             lines.append(f"result: {json.dumps(state.result().to_dict())}")
             lines.append(f"returns: {state.returns()}")
         else:
-            lines.append(f"legal: {' '.join(state.action_to_string(a) for a in state.legal_actions())}")
+            if step < detailed_steps:
+                lines.append(f"legal: {' '.join(state.action_to_string(a) for a in state.legal_actions())}")
             lines.append(f"action: {state.action_to_string(action)}")
     return "\n".join(lines) + "\n"
 

@@ -25,8 +25,9 @@ def saved_positions(name: str, options: dict) -> list[str]:
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{json.dumps(o)}" for n, o in CASES])
 def test_random_playouts_keep_every_invariant(name, options):
-    report = check_game(load_game(name, **options), n_games=30, seed=7, positions=saved_positions(name, options))
-    assert report["games"] == 30
+    game = load_game(name, **options)
+    report = check_game(game, n_games=game.harness_games, seed=7, positions=saved_positions(name, options))
+    assert report["games"] == game.harness_games
     assert report["states"] > 30
 
 

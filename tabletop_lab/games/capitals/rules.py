@@ -104,6 +104,7 @@ GAME_INFO = GameInfo(
 @register_game
 class CapitalsGame(Game):
     info = GAME_INFO
+    harness_games = 12  # random games take about 180 actions of four players
     option_specs = (
         Option(
             "eliminated_slot",

@@ -74,6 +74,7 @@ class SinodaGame(Game):
     """Sinoda under one rules config; ``board`` is the validated ``geometry.Board`` in use."""
 
     info = GAME_INFO
+    harness_games = 10  # random games run to hundreds of actions on the large board
     option_specs = (
         Option("players", 2, "number of players: 2 (small board) or 3, 4, 6 (large board)", choices=(2, 3, 4, 6)),
         Option(
