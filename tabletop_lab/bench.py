@@ -77,13 +77,15 @@ def simulate_rate(game: Game, n_games: int, *, compiled: bool, workers: int = 1)
 
 
 def mcts_rate(game: Game, seconds: float, iterations: int, *, compiled: bool) -> float | None:
-    """MCTS simulations/s choosing the first move (``None`` for hidden information or no kernel)."""
-    from .agents import MCTSAgent
+    """MCTS simulations/s choosing the first move: UCT, or information-set MCTS in games with
+    hidden information (``None`` for the compiled path of a game without a kernel)."""
+    from .agents import ISMCTSAgent, MCTSAgent
 
-    if not game.info.perfect_information or (compiled and playout_kernel(game) is None):
+    if compiled and playout_kernel(game) is None:
         return None
+    search = MCTSAgent if game.info.perfect_information else ISMCTSAgent
     with _kernels(compiled):
-        agent, state, calls = MCTSAgent(seed=0, iterations=iterations), game.new_initial_state(), 0
+        agent, state, calls = search(seed=0, iterations=iterations), game.new_initial_state(), 0
         started = time.perf_counter()
         while calls == 0 or time.perf_counter() - started < seconds:
             agent.choose_action(state)

@@ -31,6 +31,10 @@ def test_notebooks_exist():
         "cross_endodoi/learn.ipynb",
         "cross_endodoi/explore.ipynb",
         "cross_endodoi/statistics.ipynb",
+        "capitals/learn.ipynb",
+        "capitals/explore.ipynb",
+        "capitals/statistics.ipynb",
+        "apps/play_capitals.ipynb",
     ):
         assert expected in names
 

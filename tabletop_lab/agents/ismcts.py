@@ -70,7 +70,8 @@ class ISMCTSAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         edges = self._search(state)
-        return max(actions, key=lambda a: (edges[a].visits, edges[a].mean()))
+        # the most visited action; the budget may leave some unvisited (fewer iterations than actions)
+        return max(actions, key=lambda a: (edges[a].visits, edges[a].mean() if edges[a].visits else 0.0))
 
     def analyse(self, state: State) -> list[dict]:
         """Search ``state`` and report every legal action, most visited first.

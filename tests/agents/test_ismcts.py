@@ -104,3 +104,9 @@ def test_a_resample_that_changes_what_the_player_knows_is_refused(monkeypatch):
 def test_bad_settings_are_refused(settings, message):
     with pytest.raises(ValueError, match=message):
         ISMCTSAgent(**settings)
+
+
+def test_fewer_iterations_than_actions_still_choose_a_legal_action():
+    state = load_game("sinomilia").new_initial_state()  # ten cards to set
+    agent = ISMCTSAgent(seed=1, iterations=3)
+    assert agent.choose_action(state) in state.legal_actions()

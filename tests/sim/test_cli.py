@@ -141,3 +141,15 @@ def test_console_script(tmp_path):
     bad = subprocess.run([str(SCRIPT), "simulate", "nope"], capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and "unknown game 'nope'" in bad.stderr and "Traceback" not in bad.stderr
     assert "8 games" in done.stdout
+
+
+def test_bench_takes_options_and_searches_hidden_information_with_ismcts(capsys):
+    assert (
+        main(["bench", "--game", "sinomilia", "--option", "round_cap=3", "--seconds", "0.05", "--mcts-iterations", "5"])
+        == 0
+    )
+    reference = capsys.readouterr().out.splitlines()[2]
+    assert reference.split()[:2] == ["sinomilia", "reference"]
+    assert float(reference.split()[-1].replace(",", "")) > 0  # IS-MCTS simulations/s
+    assert main(["bench", "--option", "size=9"]) == 2
+    assert "--option needs --game" in capsys.readouterr().err
