@@ -25,7 +25,7 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDIES = [ROOT / "notebooks" / game / "statistics.ipynb" for game in ("cross_endodoi", "capitals", "sinoda")]
+STUDIES = [ROOT / "notebooks" / game / "statistics.ipynb" for game in ("cross_endodoi", "sygo", "sinoda", "capitals")]
 
 
 def run_study(path: Path, executed: Path | None = None, timeout: int = 3600, only: list[str] | None = None) -> float:

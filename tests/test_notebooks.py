@@ -39,6 +39,10 @@ def test_notebooks_exist():
         "capitals/explore.ipynb",
         "capitals/statistics.ipynb",
         "apps/play_capitals.ipynb",
+        "sygo/learn.ipynb",
+        "sygo/explore.ipynb",
+        "sygo/statistics.ipynb",
+        "apps/play_sygo.ipynb",
     ):
         assert expected in names
 
