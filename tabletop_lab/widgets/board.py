@@ -292,12 +292,14 @@ class Board(widgets.VBox):
     @classmethod
     def from_query(cls, query: str, game: str | Game = "cross_endodoi", **kwargs: Any) -> Board:
         """The board a shared link's query describes (see ``share_query``), at the move it shows;
-        ``kwargs`` as for ``Board`` (seats, seed ...). A query naming no game opens ``game``
-        afresh; a bad link does too, saying what is wrong with it in ``errors``."""
+        ``kwargs`` as for ``Board`` (seats, seed, options ...); a link's game is played under the
+        link's own rule options only (``options`` are for ``game``). A query naming no game opens
+        ``game`` afresh; a bad link does too, saying what is wrong with it in ``errors``."""
         try:
             shared = parse_query(query) if "game=" in query else None
             if shared is not None:
-                board = cls(shared["game"], options=shared["options"], position=shared["position"], **kwargs)
+                linked = {key: value for key, value in kwargs.items() if key != "options"}
+                board = cls(shared["game"], options=shared["options"], position=shared["position"], **linked)
         except ValueError as exc:  # an unknown game or option, a malformed position ...
             board = cls(game, **kwargs)
             board.errors.show(f"this link cannot be opened: {exc}")

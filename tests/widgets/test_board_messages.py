@@ -223,3 +223,12 @@ def test_a_bad_link_opens_a_fresh_game_and_says_why():
 def test_no_link_with_hidden_information():
     board = Board("test_hidden_card", seats=["human", "random"])
     assert board.share_query == "" and board.link.value == ""
+
+
+def test_an_app_with_its_own_options_opens_links_under_the_links_options():
+    board = Board(options={"seeds_per_hole": 6}, seats=["human", "human"])
+    board.play("2")
+    opened = Board.from_query(board.share_query, "cross_endodoi", options={"skip_origin": True})
+    assert opened.game.options == board.game.options and opened.state == board.state
+    fresh = Board.from_query("", "cross_endodoi", options={"skip_origin": True})
+    assert fresh.game.options["skip_origin"] is True
