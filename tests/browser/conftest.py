@@ -84,7 +84,9 @@ def voila_url(artifacts):
     log = artifacts / "voila.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            voila_command(port),
+            # the suite opens more apps than the default cap of 8, and pytest-playwright closes
+            # its pages without the unload beacon, so their kernels stay until culled
+            voila_command(port, max_kernels=32),
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
