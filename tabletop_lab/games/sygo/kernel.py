@@ -30,7 +30,7 @@ import numpy as np
 
 from ...core import canonical_json
 from ...jit import choice_index, next_draw, njit
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames
+from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, random_rollout
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
 __all__ = ["KERNEL"]
@@ -99,38 +99,53 @@ def _count(bs):
     return n
 
 
-# ----------------------------------------------------------------------------- a node
-# node[k * W:(k + 1) * W] for k = 0 added, 1 mover, 2 opponent, 3 grown, 4 closed, 5 captured
+# ----------------------------------------------------------------------------- layouts
+# A node: node[k * W:(k + 1) * W] for k = 0 added, 1 mover, 2 opponent, 3 grown, 4 closed,
+# 5 captured (W words). The turn's start, three arrays: ``pt`` (per point: start group, opponent
+# group, number of sources, 4 sources, number of opponent groups it is a liberty of, 4 of them),
+# ``tb`` (per opponent group: 0 liberties, 1 stones, 2 start groups touching it, as bitsets),
+# ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
+# all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows.
+
+_GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
+_LIBS, _STONES, _TOUCH = 0, 1, 2
+# wb rows
+_SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP = range(10)
+# wp rows
+_STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 
 @njit
-def _part(node, k, words):
-    return node[k * words : (k + 1) * words]
-
-
-@njit
-def _sources_free(p, src, nsrc, used):
+def _sources_free(p, pt, used):
     """Whether ``p`` has sources and none of them is in the group set ``used``."""
-    if nsrc[p] == 0:
+    if pt[p, _NSRC] == 0:
         return False
-    for k in range(nsrc[p]):
-        if _has(used, src[p, k]):
+    for k in range(pt[p, _NSRC]):
+        if _has(used, pt[p, _SRC + k]):
             return False
     return True
+
+
+@njit
+def _add_sources(p, pt, used):
+    for k in range(pt[p, _NSRC]):
+        _set(used, pt[p, _SRC + k])
 
 
 # ----------------------------------------------------------------------------- the turn's start
 
 
 @njit
-def _label(stones, ids, nbr, stack):
-    """Number the groups of ``stones`` by their lowest point into ``ids`` (-1 elsewhere)."""
-    ids[:] = -1
+def _label(stones, pt, column, nbr, stack):
+    """Number the groups of ``stones`` by their lowest point into ``pt[:, column]`` (-1 elsewhere)."""
+    n_points = nbr.shape[0]
+    for p in range(n_points):
+        pt[p, column] = -1
     count = 0
-    for p in range(ids.shape[0]):
-        if ids[p] >= 0 or not _has(stones, p):
+    for p in range(n_points):
+        if pt[p, column] >= 0 or not _has(stones, p):
             continue
-        ids[p] = count
+        pt[p, column] = count
         stack[0] = p
         top = 1
         while top:
@@ -140,8 +155,8 @@ def _label(stones, ids, nbr, stack):
                 y = nbr[x, k]
                 if y < 0:
                     break
-                if ids[y] < 0 and _has(stones, y):
-                    ids[y] = count
+                if pt[y, column] < 0 and _has(stones, y):
+                    pt[y, column] = count
                     stack[top] = y
                     top += 1
         count += 1
@@ -149,61 +164,59 @@ def _label(stones, ids, nbr, stack):
 
 
 @njit
-def _start_turn(mover, opp, balancing, all_growth, t, nbr, stack):
-    """Fill the turn arrays ``t`` for the position ``mover`` / ``opp`` (``growth.Turn.__init__``)."""
-    gid, oid, src, nsrc, libof, nlibof, olib, ostones, touch, root, growable, info = t
+def _start_turn(mover, opp, balancing, all_growth, pt, tb, tv, nbr, stack):
+    """Fill ``pt``, ``tb``, ``tv`` for the position ``mover`` / ``opp`` (``growth.Turn.__init__``)."""
     words = mover.shape[0]
-    n_groups = _label(mover, gid, nbr, stack)
-    n_opp = _label(opp, oid, nbr, stack)
-    olib[:n_opp] = 0
-    ostones[:n_opp] = 0
-    touch[:n_opp] = 0
+    n_groups = _label(mover, pt, np.int64(_GID), nbr, stack)
+    n_opp = _label(opp, pt, np.int64(_OID), nbr, stack)
+    tb[:, :n_opp] = 0
+    growable = tv[6 * words : 7 * words]
     growable[:] = 0
-    for p in range(gid.shape[0]):
-        nsrc[p] = 0
-        nlibof[p] = 0
-        h = oid[p]
+    for p in range(nbr.shape[0]):
+        pt[p, _NSRC] = 0
+        pt[p, _NLIB] = 0
+        h = pt[p, _OID]
         if h >= 0:
-            _set(ostones[h], p)
+            _set(tb[_STONES, h], p)
             for k in range(4):
                 y = nbr[p, k]
                 if y < 0:
                     break
-                if gid[y] >= 0:
-                    _set(touch[h], gid[y])
-        elif gid[p] < 0:  # empty
+                if pt[y, _GID] >= 0:
+                    _set(tb[_TOUCH, h], pt[y, _GID])
+        elif pt[p, _GID] < 0:  # empty
             for k in range(4):
                 y = nbr[p, k]
                 if y < 0:
                     break
-                g = gid[y]
+                g = pt[y, _GID]
                 if g >= 0:
                     new = True
-                    for j in range(nsrc[p]):
-                        if src[p, j] == g:
+                    for j in range(pt[p, _NSRC]):
+                        if pt[p, _SRC + j] == g:
                             new = False
                     if new:
-                        src[p, nsrc[p]] = g
-                        nsrc[p] += 1
-                h = oid[y]
+                        pt[p, _SRC + pt[p, _NSRC]] = g
+                        pt[p, _NSRC] += 1
+                h = pt[y, _OID]
                 if h >= 0:
                     new = True
-                    for j in range(nlibof[p]):
-                        if libof[p, j] == h:
+                    for j in range(pt[p, _NLIB]):
+                        if pt[p, _LIBOF + j] == h:
                             new = False
                     if new:
-                        libof[p, nlibof[p]] = h
-                        nlibof[p] += 1
-                        _set(olib[h], p)
-            if nsrc[p]:
+                        pt[p, _LIBOF + pt[p, _NLIB]] = h
+                        pt[p, _NLIB] += 1
+                        _set(tb[_LIBS, h], p)
+            if pt[p, _NSRC]:
                 _set(growable, p)
-    root[:] = 0
-    root[words : 2 * words] = mover
-    root[2 * words : 3 * words] = opp
-    info[0] = n_groups
-    info[1] = n_opp
-    info[2] = balancing
-    info[3] = all_growth
+    tv[: 6 * words] = 0
+    tv[words : 2 * words] = mover
+    tv[2 * words : 3 * words] = opp
+    tv[7 * words] = n_groups
+    tv[7 * words + 1] = n_opp
+    tv[7 * words + 2] = balancing
+    tv[7 * words + 3] = all_growth
 
 
 # ----------------------------------------------------------------------------- boards
@@ -274,18 +287,17 @@ def _breathes(group, mover, opp, nbr, pts):
 
 
 @njit
-def _position(filled, t, mover, opp):
+def _position(filled, tb, tv, mover, opp):
     """(mover, opponent) after the stones ``filled``, in any order (``Turn.position``)."""
-    olib, ostones, root, info = t[6], t[7], t[9], t[11]
     words = filled.shape[0]
     for w in range(words):
-        mover[w] = root[words + w] | filled[w]
-        opp[w] = root[2 * words + w]
-    for h in range(info[1]):
-        if _subset(olib[h], filled):
+        mover[w] = tv[words + w] | filled[w]
+        opp[w] = tv[2 * words + w]
+    for h in range(tv[7 * words + 1]):
+        if _subset(tb[_LIBS, h], filled):
             for w in range(words):
-                mover[w] |= ostones[h, w]
-                opp[w] &= ~ostones[h, w]
+                mover[w] |= tb[_STONES, h, w]
+                opp[w] &= ~tb[_STONES, h, w]
 
 
 @njit
@@ -314,93 +326,87 @@ def _has_empty_neighbour(q, mover, opp, nbr):
 
 
 @njit
-def _step(node, p, t, nbr, work):
+def _step(node, p, pt, tb, nbr, wb, wp):
     """Add growth stone ``p`` to ``node`` in place (``Turn.step``)."""
-    gid, src, nsrc, libof, nlibof, olib, ostones = t[0], t[2], t[3], t[4], t[5], t[6], t[7]
-    words = olib.shape[1]
-    added, mover, opp = _part(node, 0, words), _part(node, 1, words), _part(node, 2, words)
-    grown, closed, captured = _part(node, 3, words), _part(node, 4, words), _part(node, 5, words)
+    words = wb.shape[1]
+    added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
+    grown, closed, captured = node[3 * words : 4 * words], node[4 * words : 5 * words], node[5 * words : 6 * words]
     _set(added, p)
     _set(mover, p)
-    for k in range(nsrc[p]):
-        _set(grown, src[p, k])
+    _add_sources(p, pt, grown)
     any_capture = False
-    for k in range(nlibof[p]):
-        h = libof[p, k]
-        if not _has(captured, h) and _subset(olib[h], added):
+    for k in range(pt[p, _NLIB]):
+        h = pt[p, _LIBOF + k]
+        if not _has(captured, h) and _subset(tb[_LIBS, h], added):
             _set(captured, h)
             for w in range(words):
-                mover[w] |= ostones[h, w]
-                opp[w] &= ~ostones[h, w]
+                mover[w] |= tb[_STONES, h, w]
+                opp[w] &= ~tb[_STONES, h, w]
             any_capture = True
     if any_capture:
-        group, stack, pts = work[0], work[4], work[5]
-        _flood(p, mover, group, nbr, stack)
+        group, pts = wb[_GROUP], wp[_PTS]
+        _flood(p, mover, group, nbr, wp[_STACK])
         n = _points(group, pts)
         for i in range(n):
-            g = gid[pts[i]]
+            g = pt[pts[i], _GID]
             if g >= 0:
                 _set(closed, g)
 
 
 @njit
-def _order_ok(node, extra, t, work):
+def _blocks(p, h, pt, tb):
+    """Whether growth stone ``p`` grows a start group next to opponent group ``h`` without being
+    one of ``h``'s liberties (``Turn.order``'s blockers)."""
+    if _has(tb[_LIBS, h], p):
+        return False
+    for j in range(pt[p, _NSRC]):
+        if _has(tb[_TOUCH, h], pt[p, _SRC + j]):
+            return True
+    return False
+
+
+@njit
+def _order_ok(node, extra, pt, tb, tv, wb, wp):
     """Whether the growth stones ``extra`` have a valid order after ``node`` (``Turn.order``)."""
-    src, nsrc, olib, touch, info = t[2], t[3], t[6], t[8], t[11]
     words = extra.shape[0]
     added, grown, closed, captured = (
-        _part(node, 0, words),
-        _part(node, 3, words),
-        _part(node, 4, words),
-        _part(node, 5, words),
+        node[:words],
+        node[3 * words : 4 * words],
+        node[4 * words : 5 * words],
+        node[5 * words : 6 * words],
     )
-    used, stones = work[1], work[6]
+    used, stones, constrained = wb[_USED], wp[_ORDER], wp[_CONSTRAINED]
     k = _points(extra, stones)
     for w in range(words):
         used[w] = grown[w] | closed[w]
     for i in range(k):
         p = stones[i]
-        if not _sources_free(p, src, nsrc, used):
+        if not _sources_free(p, pt, used):
             return False
-        for j in range(nsrc[p]):
-            _set(used, src[p, j])
-    constrained = work[7]
+        _add_sources(p, pt, used)
     nc = 0
-    for h in range(info[1]):
+    for h in range(tv[7 * words + 1]):
         if _has(captured, h):
             continue
         whole = True
         for w in range(words):
-            if olib[h, w] & ~added[w] & ~extra[w]:
+            if tb[_LIBS, h, w] & ~added[w] & ~extra[w]:
                 whole = False
                 break
         if not whole:
             continue
         for i in range(k):
-            p = stones[i]
-            if _has(olib[h], p):
-                continue
-            for j in range(nsrc[p]):
-                if _has(touch[h], src[p, j]):
-                    constrained[nc] = h
-                    nc += 1
-                    break
-            else:
-                continue
-            break
+            if _blocks(stones[i], h, pt, tb):
+                constrained[nc] = h
+                nc += 1
+                break
     if nc == 0:
         return True
     blockers = np.zeros((nc, k), np.uint8)
     for c in range(nc):
-        h = constrained[c]
         for i in range(k):
-            p = stones[i]
-            if _has(olib[h], p):
-                continue
-            for j in range(nsrc[p]):
-                if _has(touch[h], src[p, j]):
-                    blockers[c, i] = 1
-                    break
+            if _blocks(stones[i], constrained[c], pt, tb):
+                blockers[c, i] = 1
     settled = np.zeros(nc, np.uint8)
     placed = np.zeros(k, np.uint8)
     for _ in range(k):
@@ -419,23 +425,21 @@ def _order_ok(node, extra, t, work):
         if chosen < 0:
             return False
         placed[chosen] = 1
-        p = stones[chosen]
         for c in range(nc):
-            if _has(olib[constrained[c]], p):
+            if _has(tb[_LIBS, constrained[c]], stones[chosen]):
                 settled[c] = 1
     return True
 
 
 @njit
-def _completable(node, extra0, mode, q0, t, nbr, work):
+def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
     """Whether growth stones including ``extra0`` can follow ``node`` and end the turn legally
     (``Turn.completable``): ``mode`` _NONE (finish), _FIXED (placing ``q0``) or _ANY."""
-    olib, ostones, info = t[6], t[7], t[11]
     words = extra0.shape[0]
-    added = _part(node, 0, words)
-    free = mode == _ANY and info[2] == 1
-    filled, mover, opp, group, around, qbit = work[8], work[9], work[10], work[0], work[11], work[12]
-    remaining, pts, stack_pts = work[13], work[5], work[4]
+    added = node[:words]
+    free = mode == _ANY and tv[7 * words + 2] == 1
+    filled, mover, opp, group, around, qbit = wb[_FILLED], wb[_MOVER], wb[_OPP], wb[_GROUP], wb[_AROUND], wb[_QBIT]
+    remaining, pts, stack_pts = wb[_REMAINING], wp[_PTS], wp[_STACK]
     stack = np.empty((16, words + 1), np.int64)
     stack[0, :words] = extra0
     stack[0, words] = q0 if mode == _FIXED else -1
@@ -448,14 +452,14 @@ def _completable(node, extra0, mode, q0, t, nbr, work):
             filled[w] = added[w] | extra[w]
         if _is_zero(filled):
             continue
-        _position(filled, t, mover, opp)
+        _position(filled, tb, tv, mover, opp)
         qbit[:] = 0
         if q >= 0:
             if _has(mover, q) or _has(opp, q) or _touches_mover(q, mover, nbr):
                 continue
             _set(qbit, q)
             _set(filled, q)
-            _position(filled, t, mover, opp)
+            _position(filled, tb, tv, mover, opp)
         d = _dead(mover, opp, nbr, group, stack_pts)
         if d < 0:
             return True
@@ -469,18 +473,18 @@ def _completable(node, extra0, mode, q0, t, nbr, work):
                     break
                 if _has(opp, y):
                     _set(around, y)
-        for h in range(info[1]):
+        for h in range(tv[7 * words + 1]):
             touching = False
             for w in range(words):
-                if ostones[h, w] & around[w]:
+                if tb[_STONES, h, w] & around[w]:
                     touching = True
                     break
             if not touching:
                 continue
             for w in range(words):
-                remaining[w] = olib[h, w] & ~filled[w] & ~qbit[w]
+                remaining[w] = tb[_LIBS, h, w] & ~filled[w] & ~qbit[w]
             wider = extra | remaining
-            if _order_ok(node, wider, t, work):
+            if _order_ok(node, wider, pt, tb, tv, wb, wp):
                 if top == stack.shape[0]:
                     stack = _grown_stack(stack)
                 stack[top, :words] = wider
@@ -493,7 +497,7 @@ def _completable(node, extra0, mode, q0, t, nbr, work):
                     r = left[i]
                     narrower = extra | remaining
                     narrower[r >> 5] &= ~(np.int64(1) << (r & 31))
-                    if _order_ok(node, narrower, t, work):
+                    if _order_ok(node, narrower, pt, tb, tv, wb, wp):
                         if top == stack.shape[0]:
                             stack = _grown_stack(stack)
                         stack[top, :words] = narrower
@@ -513,40 +517,37 @@ def _grown_stack(stack):
 
 
 @njit
-def _extension(grown, q, t, nbr, work):
+def _extension(grown, q, pt, tb, tv, nbr, wb, wp):
     """A stone some legal move with growth set ⊋ ``grown`` and placement ``q`` adds, or -1
     (``Turn.extension``)."""
-    src, nsrc, root, growable = t[2], t[3], t[9], t[10]
     words = grown.shape[0]
+    root, growable = tv[: 6 * words], tv[6 * words : 7 * words]
     used = np.zeros(words, np.int64)
     pts = np.empty(nbr.shape[0], np.int64)
     n = _points(grown, pts)
     for i in range(n):
-        for j in range(nsrc[pts[i]]):
-            _set(used, src[pts[i], j])
-    candidates = growable & ~grown
-    n = _points(candidates, pts)
+        _add_sources(pts[i], pt, used)
+    n = _points(growable & ~grown, pts)
     mode = _NONE if q < 0 else _FIXED
     for i in range(n):
         p = pts[i]
-        if not _sources_free(p, src, nsrc, used) or p == q:
+        if not _sources_free(p, pt, used) or p == q:
             continue
         wider = grown.copy()
         _set(wider, p)
-        if not _order_ok(root, wider, t, work):
-            continue
-        if _completable(root, wider, mode, q, t, nbr, work):
+        if _order_ok(root, wider, pt, tb, tv, wb, wp) and _completable(root, wider, mode, q, pt, tb, tv, nbr, wb, wp):
             return p
     return -1
 
 
 @njit
-def _grow_greedily(node, mode, q, t, nbr, work):
-    src, nsrc, growable = t[2], t[3], t[10]
-    words = growable.shape[0]
-    added, grown, closed = _part(node, 0, words), _part(node, 3, words), _part(node, 4, words)
+def _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp):
+    """``Turn._grow_greedily``: the growth stones added greedily after ``node``."""
+    words = wb.shape[1]
+    growable = tv[6 * words : 7 * words]
+    added = node[:words]
     extra = np.zeros(words, np.int64)
-    used = grown | closed
+    used = node[3 * words : 4 * words] | node[4 * words : 5 * words]
     pts = np.empty(nbr.shape[0], np.int64)
     more = True
     while more:
@@ -554,22 +555,22 @@ def _grow_greedily(node, mode, q, t, nbr, work):
         n = _points(growable & ~added & ~extra, pts)
         for i in range(n):
             p = pts[i]
-            if not _sources_free(p, src, nsrc, used) or p == q:
+            if not _sources_free(p, pt, used) or p == q:
                 continue
             wider = extra.copy()
             _set(wider, p)
-            if _order_ok(node, wider, t, work) and _completable(node, wider, mode, q, t, nbr, work):
+            if _order_ok(node, wider, pt, tb, tv, wb, wp) and _completable(
+                node, wider, mode, q, pt, tb, tv, nbr, wb, wp
+            ):
                 extra = wider
-                for j in range(nsrc[p]):
-                    _set(used, src[p, j])
+                _add_sources(p, pt, used)
                 more = True
     return extra
 
 
 @njit
-def _placements(mover, opp, filled, dead, t, nbr, out):
+def _placements(mover, opp, filled, dead, pt, tb, tv, nbr, out):
     """Balancing placements legal after the growth ``filled`` (``Turn.placements``); their number."""
-    libof, nlibof, olib = t[4], t[5], t[6]
     words = filled.shape[0]
     with_q = np.empty(words, np.int64)
     after_m = np.empty(words, np.int64)
@@ -583,12 +584,12 @@ def _placements(mover, opp, filled, dead, t, nbr, out):
         with_q[:] = filled
         _set(with_q, q)
         capturing = False
-        for k in range(nlibof[q]):
-            if _subset(olib[libof[q, k]], with_q):
+        for k in range(pt[q, _NLIB]):
+            if _subset(tb[_LIBS, pt[q, _LIBOF + k]], with_q):
                 capturing = True
                 break
         if capturing:
-            _position(with_q, t, after_m, after_o)
+            _position(with_q, tb, tv, after_m, after_o)
             if _dead(after_m, after_o, nbr, seen, stack) < 0:
                 out[n] = q
                 n += 1
@@ -599,23 +600,18 @@ def _placements(mover, opp, filled, dead, t, nbr, out):
 
 
 @njit
-def _enumerate(node, t, nbr, work, found):
+def _enumerate(node, pt, tb, tv, nbr, wb, wp, found):
     """``Turn._any_moves(node)`` with the 5,000 budget into ``found`` (rows: growth set, then
-    placement or -1); their number, or -1 past the budget."""
-    src, nsrc, growable, info = t[2], t[3], t[10], t[11]
-    words = growable.shape[0]
+    placement or -1), in the engine's order; their number, or -1 past the budget."""
+    words = wb.shape[1]
     n_points = nbr.shape[0]
-    added, mover, opp = _part(node, 0, words), _part(node, 1, words), _part(node, 2, words)
-    grown, closed = _part(node, 3, words), _part(node, 4, words)
+    growable = tv[6 * words : 7 * words]
+    added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
+    blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
     candidates = np.empty(n_points, np.int64)
     n_candidates = 0
     for p in range(n_points):
-        if (
-            _has(growable, p)
-            and not _has(mover, p)
-            and not _has(opp, p)
-            and _sources_free(p, src, nsrc, grown | closed)
-        ):
+        if _has(growable, p) and not _has(mover, p) and not _has(opp, p) and _sources_free(p, pt, blocked):
             candidates[n_candidates] = p
             n_candidates += 1
     n_found = 0
@@ -627,26 +623,27 @@ def _enumerate(node, t, nbr, work, found):
     stack_pts = np.empty(n_points, np.int64)
     qs = np.empty(n_points, np.int64)
     frames = np.empty((n_candidates + 1, 2 * words + 1), np.int64)  # next index, extra, used
-    first = not _is_zero(added)
+    first = not _is_zero(added)  # collect(0) first
     frames[0, 0] = 0
     frames[0, 1 : words + 1] = 0
-    frames[0, words + 1 :] = grown | closed
+    frames[0, words + 1 :] = blocked
     depth = 1
     extra = np.zeros(words, np.int64)
     while True:
         if first:
-            first = False  # collect(0) for a node with stones: extra stays empty
-        else:
+            first = False
+        else:  # the next set in extend()'s depth-first order
             found_next = False
             while depth:
                 frame = frames[depth - 1]
                 i = frame[0]
+                p = -1
                 while i < n_candidates:
                     p = candidates[i]
-                    if _sources_free(p, src, nsrc, frame[words + 1 :]):
+                    if _sources_free(p, pt, frame[words + 1 :]):
                         extra[:] = frame[1 : words + 1]
                         _set(extra, p)
-                        if _order_ok(node, extra, t, work):
+                        if _order_ok(node, extra, pt, tb, tv, wb, wp):
                             break
                     i += 1
                 if i == n_candidates:
@@ -657,8 +654,7 @@ def _enumerate(node, t, nbr, work, found):
                 nxt[0] = i + 1
                 nxt[1 : words + 1] = extra
                 nxt[words + 1 :] = frame[words + 1 :]
-                for j in range(nsrc[p]):
-                    _set(nxt[words + 1 :], src[p, j])
+                _add_sources(p, pt, nxt[words + 1 :])
                 depth += 1
                 found_next = True
                 break
@@ -669,14 +665,14 @@ def _enumerate(node, t, nbr, work, found):
             return -1
         for w in range(words):
             filled[w] = added[w] | extra[w]
-        _position(filled, t, m, o)
+        _position(filled, tb, tv, m, o)
         d = _dead(m, o, nbr, seen, stack_pts)
         if d < 0:
             found[n_found, :words] = filled
             found[n_found, words] = -1
             n_found += 1
-        if info[2]:
-            nq = _placements(m, o, filled, d, t, nbr, qs)
+        if tv[7 * words + 2]:
+            nq = _placements(m, o, filled, d, pt, tb, tv, nbr, qs)
             for i in range(nq):
                 found[n_found, :words] = filled
                 found[n_found, words] = qs[i]
@@ -686,27 +682,19 @@ def _enumerate(node, t, nbr, work, found):
 
 
 @njit
-def _reachable(node, grown, t, work):
-    words = grown.shape[0]
-    added = _part(node, 0, words)
-    if not _subset(added, grown):
-        return False
-    return _order_ok(node, grown & ~added, t, work)
-
-
-@njit
-def _completable_all(node, t, nbr, work, witnesses, n_witnesses):
+def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses):
     """``Turn.completable_all``: whether a maximal legal move can still be reached from
     ``node``; records witnesses (``n_witnesses[0]`` of them, -1 once the store overflowed)."""
-    words = witnesses.shape[1] - 1
+    words = wb.shape[1]
+    added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
     for i in range(n_witnesses[0]):
-        if _reachable(node, witnesses[i, :words], t, work):
+        grown = witnesses[i, :words]
+        if _subset(added, grown) and _order_ok(node, grown & ~added, pt, tb, tv, wb, wp):
             return True
-    added, mover, opp = _part(node, 0, words), _part(node, 1, words), _part(node, 2, words)
     ends = np.empty(nbr.shape[0] + 1, np.int64)
     ends[0] = -1
     n_ends = 1
-    if t[11][2]:
+    if tv[7 * words + 2]:
         for q in range(nbr.shape[0]):
             if not _has(mover, q) and not _has(opp, q) and not _touches_mover(q, mover, nbr):
                 ends[n_ends] = q
@@ -715,16 +703,15 @@ def _completable_all(node, t, nbr, work, witnesses, n_witnesses):
     for e in range(n_ends):
         q = ends[e]
         mode = _NONE if q < 0 else _FIXED
-        if _completable(node, zero, mode, q, t, nbr, work):
-            grown = added | _grow_greedily(node, mode, q, t, nbr, work)
-            if _extension(grown, q, t, nbr, work) < 0:
+        if _completable(node, zero, mode, q, pt, tb, tv, nbr, wb, wp):
+            grown = added | _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp)
+            if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
                 return _witness(grown, q, witnesses, n_witnesses)
-    found = work[14]
-    n = _enumerate(node, t, nbr, work, found)
+    n = _enumerate(node, pt, tb, tv, nbr, wb, wp, found)
     for i in range(n):
-        grown = found[i, :words]
+        grown = found[i, :words].copy()
         q = found[i, words]
-        if _extension(grown, q, t, nbr, work) < 0:
+        if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
             return _witness(grown, q, witnesses, n_witnesses)
     return False
 
@@ -746,78 +733,81 @@ def _witness(grown, q, witnesses, n_witnesses):
 
 
 @njit
-def _end_ok(node, q, t, nbr, work, witnesses, n_witnesses):
+def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
     """Whether the growth turn can end now: finish (``q`` = -1) or the balancing stone ``q``
     (``SygoState._end_reason``; ``q`` is known to be a placement point)."""
-    words = t[10].shape[0]
-    added = _part(node, 0, words)
-    mover, opp = work[9], work[10]
+    words = wb.shape[1]
+    added = node[:words]
+    mover, opp = wb[_MOVER], wb[_OPP]
     if q < 0:
-        mover[:] = _part(node, 1, words)
-        opp[:] = _part(node, 2, words)
+        mover[:] = node[words : 2 * words]
+        opp[:] = node[2 * words : 3 * words]
     else:
         filled = added.copy()
         _set(filled, q)
-        _position(filled, t, mover, opp)
-    if _dead(mover, opp, nbr, work[0], work[4]) >= 0:
+        _position(filled, tb, tv, mover, opp)
+    if _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) >= 0:
         return False
-    if t[11][3]:
-        return _extension(added.copy(), q, t, nbr, work) < 0
+    if tv[7 * words + 3]:
+        return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
     return True
 
 
 @njit
-def _legal(node, mid, t, nbr, work, witnesses, n_witnesses, out):
-    """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) into ``out``."""
-    src, nsrc, growable, info = t[2], t[3], t[10], t[11]
+def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, out):
+    """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) into
+    ``out``, with the engine's shortcut; their number."""
     n_points = nbr.shape[0]
-    words = growable.shape[0]
-    mover, opp = _part(node, 1, words), _part(node, 2, words)
-    grown, closed = _part(node, 3, words), _part(node, 4, words)
-    all_growth = info[3] == 1
-    node_dead = _dead(mover, opp, nbr, work[0], work[4]) if mid else -1
+    words = wb.shape[1]
+    growable = tv[6 * words : 7 * words]
+    mover, opp = node[words : 2 * words], node[2 * words : 3 * words]
+    all_growth = tv[7 * words + 3] == 1
+    node_dead = _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) if mid else -1
     shortcut = not all_growth and node_dead < 0
     n = 0
     if not mid:
         out[n] = PASS
         n += 1
-    elif _end_ok(node, -1, t, nbr, work, witnesses, n_witnesses):
+    elif _end_ok(node, np.int64(-1), pt, tb, tv, nbr, wb, wp):
         out[n] = FINISH
         n += 1
-    single = work[15]
-    if not mid or info[2]:
+    if not mid or tv[7 * words + 2]:
+        single = wb[_SINGLE]
         for q in range(n_points):
             if _has(mover, q) or _has(opp, q) or _touches_mover(q, mover, nbr):
                 continue
             ok = shortcut and _has_empty_neighbour(q, mover, opp, nbr)
             if not ok:
                 if mid:
-                    ok = _end_ok(node, q, t, nbr, work, witnesses, n_witnesses)
+                    ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
                 else:
                     single[:] = 0
                     _set(single, q)
-                    _position(single, t, work[9], work[10])
-                    ok = _dead(work[9], work[10], nbr, work[0], work[4]) < 0
+                    _position(single, tb, tv, wb[_MOVER], wb[_OPP])
+                    ok = _dead(wb[_MOVER], wb[_OPP], nbr, wb[_SEEN], wp[_STACK]) < 0
             if ok:
                 out[n] = FIRST_PLACE + q
                 n += 1
-    after = work[16]
-    blocked = grown | closed
+    after = np.empty(6 * words, np.int64)
+    blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
     for p in range(n_points):
-        if not _has(growable, p) or _has(mover, p) or _has(opp, p) or not _sources_free(p, src, nsrc, blocked):
+        if not _has(growable, p) or _has(mover, p) or _has(opp, p) or not _sources_free(p, pt, blocked):
             continue
         ok = shortcut and _has_empty_neighbour(p, mover, opp, nbr)
         if not ok:
             after[:] = node
-            _step(after, p, t, nbr, work)
+            _step(after, p, pt, tb, nbr, wb, wp)
+            after_mover, after_opp = after[words : 2 * words], after[2 * words : 3 * words]
             if all_growth:
-                ok = _completable_all(after, t, nbr, work, witnesses, n_witnesses)
+                ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
             else:
                 if node_dead < 0:
-                    _flood(p, _part(after, 1, words), work[0], nbr, work[4])
-                    ok = _breathes(work[0], _part(after, 1, words), _part(after, 2, words), nbr, work[5])
+                    _flood(p, after_mover, wb[_GROUP], nbr, wp[_STACK])
+                    ok = _breathes(wb[_GROUP], after_mover, after_opp, nbr, wp[_PTS])
                 if not ok:
-                    ok = _completable(after, np.zeros(words, np.int64), _ANY, -1, t, nbr, work)
+                    ok = _completable(
+                        after, np.zeros(words, np.int64), np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp
+                    )
         if ok:
             out[n] = FIRST_PLACE + n_points + p
             n += 1
@@ -825,50 +815,6 @@ def _legal(node, mid, t, nbr, work, witnesses, n_witnesses, out):
 
 
 # ----------------------------------------------------------------------------- games
-
-
-@njit
-def _workspace(n_points, words, all_growth):
-    """Scratch arrays: 0-3 bitsets, 4-7 point lists, 8-13 bitsets, 14 the enumeration's moves,
-    15 a bitset, 16 a node."""
-    found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
-    return (
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(n_points, np.int64),
-        np.empty(n_points, np.int64),
-        np.empty(n_points, np.int64),
-        np.empty(n_points, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        np.empty(words, np.int64),
-        found,
-        np.empty(words, np.int64),
-        np.empty(6 * words, np.int64),
-    )
-
-
-@njit
-def _turn_arrays(n_points, words):
-    return (
-        np.empty(n_points, np.int64),  # gid
-        np.empty(n_points, np.int64),  # oid
-        np.empty((n_points, 4), np.int64),  # src
-        np.zeros(n_points, np.int64),  # nsrc
-        np.empty((n_points, 4), np.int64),  # libof
-        np.zeros(n_points, np.int64),  # nlibof
-        np.zeros((n_points, words), np.int64),  # olib
-        np.zeros((n_points, words), np.int64),  # ostones
-        np.zeros((n_points, words), np.int64),  # touch
-        np.zeros(6 * words, np.int64),  # root node
-        np.zeros(words, np.int64),  # growable
-        np.zeros(4, np.int64),  # groups, opponent groups, balancing, all_growth
-    )
 
 
 @njit
@@ -891,22 +837,27 @@ def _play(
     it stands mid-turn), ``root_board`` as the start of the last turn."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    t = _turn_arrays(n_points, words)
-    work = _workspace(n_points, words, all_growth)
+    pt = np.empty((n_points, 12), np.int64)
+    tb = np.zeros((3, n_points, words), np.int64)
+    tv = np.zeros(7 * words + 4, np.int64)
+    wb = np.zeros((10, words), np.int64)
+    wp = np.zeros((4, n_points), np.int64)
+    found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
     legal = np.empty(2 * n_points + 2, np.int64)
     node = np.empty(6 * words, np.int64)
     white, black = board[:words], board[words : 2 * words]
     at = 2 * words
     mid = board[at + 3] == 1
+    to_move = board[at]
     n_stones = 0
     if mid:
-        to_move = board[at]
         mover = root_board[words * to_move : words * (to_move + 1)]
         opp = root_board[words * (1 - to_move) : words * (2 - to_move)]
-        _start_turn(mover, opp, _balancing_now(balancing, to_move, board[at + 1]), all_growth, t, nbr, work[4])
-        node[:] = t[9]
+        bal = _balancing_now(balancing, to_move, board[at + 1])
+        _start_turn(mover, opp, bal, all_growth, pt, tb, tv, nbr, wp[_STACK])
+        node[:] = tv[: 6 * words]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
-            _step(node, stones[n_stones], t, nbr, work)
+            _step(node, stones[n_stones], pt, tb, nbr, wb, wp)
             n_stones += 1
     played = moves = 0
     while played < budget and board[at + 2] < 2:
@@ -916,10 +867,11 @@ def _play(
             root_board[: 2 * words] = board[: 2 * words]
             mover = board[words * to_move : words * (to_move + 1)]
             opp = board[words * (1 - to_move) : words * (2 - to_move)]
-            _start_turn(mover, opp, _balancing_now(balancing, to_move, board[at + 1]), all_growth, t, nbr, work[4])
-            node[:] = t[9]
+            bal = _balancing_now(balancing, to_move, board[at + 1])
+            _start_turn(mover, opp, bal, all_growth, pt, tb, tv, nbr, wp[_STACK])
+            node[:] = tv[: 6 * words]
             n_stones = 0
-        n = _legal(node, mid, t, nbr, work, witnesses, n_witnesses, legal)
+        n = _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, legal)
         if n_witnesses[0] < 0:
             return _OVERFLOW, moves, n_stones
         if n == 0:
@@ -935,25 +887,26 @@ def _play(
             board[at + 2] += 1
         elif action >= FIRST_PLACE + n_points:
             p = action - FIRST_PLACE - n_points
-            _step(node, p, t, nbr, work)
+            _step(node, p, pt, tb, nbr, wb, wp)
             stones[n_stones] = p
             n_stones += 1
             ended = False
             mid = True
         else:
+            new_mover, new_opp = wb[_MOVER], wb[_OPP]
             if action == FINISH:
-                work[9][:] = _part(node, 1, words)
-                work[10][:] = _part(node, 2, words)
+                new_mover[:] = node[words : 2 * words]
+                new_opp[:] = node[2 * words : 3 * words]
             else:
-                filled = _part(node, 0, words).copy()
+                filled = node[:words].copy()
                 _set(filled, action - FIRST_PLACE)
-                _position(filled, t, work[9], work[10])
+                _position(filled, tb, tv, new_mover, new_opp)
             if to_move == 0:
-                white[:] = work[9]
-                black[:] = work[10]
+                white[:] = new_mover
+                black[:] = new_opp
             else:
-                black[:] = work[9]
-                white[:] = work[10]
+                black[:] = new_mover
+                white[:] = new_opp
             board[at + 2] = 0
             if mid:
                 board[at + 1] = 1
@@ -964,11 +917,11 @@ def _play(
             n_witnesses[0] = 0  # witnesses belong to one turn
     if mid:  # the board as it stands
         if to_move == 0:
-            white[:] = _part(node, 1, words)
-            black[:] = _part(node, 2, words)
+            white[:] = node[words : 2 * words]
+            black[:] = node[2 * words : 3 * words]
         else:
-            black[:] = _part(node, 1, words)
-            white[:] = _part(node, 2, words)
+            black[:] = node[words : 2 * words]
+            white[:] = node[2 * words : 3 * words]
     board[at + 3] = 1 if mid else 0
     if n_stones < stones.shape[0]:
         stones[n_stones] = -1
@@ -1026,8 +979,8 @@ def _dilate_into(bs, out, nbr):
 
 
 @njit
-def _area_lead(white, black, nbr):
-    """White's lead by ``rules.area_estimate``, as a share of the board."""
+def _area_count(white, black, nbr):
+    """White's area minus Black's by ``rules.area_estimate``."""
     words = white.shape[0]
     white, black = white.copy(), black.copy()
     free = np.empty(words, np.int64)
@@ -1048,93 +1001,49 @@ def _area_lead(white, black, nbr):
         white |= reach_white & ~both
         black |= reach_black & ~both
         free &= ~(reach_white | reach_black)
-    return (_count(white) - _count(black)) / nbr.shape[0]
+    return _count(white) - _count(black)
 
 
 @njit
-def _random_games(streams, max_actions, nbr, balancing, all_growth, finals, counts, stones):
-    """One game per row of ``streams`` from the empty board; ``finals`` rows: white, black,
-    to_move, grown, passes, mid, then the last turn's start (white, black); ``counts`` rows:
-    outcome, actions, moves, score 0, score 1, stones of a turn in progress."""
+def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
+    """The one compiled entry: one random game (or rollout) per row of ``boards`` (board, then
+    the turn's start, then its stones: see ``_play``) and of ``streams`` (changed in place).
+    ``out`` rows: outcome, actions, moves, scores (2), stones of a turn in progress, and White's
+    area minus Black's by ``area_estimate`` (for rollouts). The witnesses given are the first
+    game's (a rollout's)."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    witnesses = np.empty((_WITNESS_CAP if all_growth else 1, words + 1), np.int64)
-    n_witnesses = np.zeros(1, np.int64)
-    no_record = np.empty(0, np.int64)
-    for g in range(streams.shape[0]):
-        row = finals[g]
-        row[:] = 0
+    for g in range(boards.shape[0]):
+        if g > 0:
+            n_witnesses[0] = 0
+        row = boards[g]
         board = row[: 2 * words + 4]
-        root_board = row[2 * words + 4 :]
-        n_witnesses[0] = 0
         played, moves, n_stones = _play(
-            board, root_board, stones[g], streams[g].copy(), False, max_actions, nbr, balancing, all_growth,
-            witnesses, n_witnesses, no_record,
+            board, row[2 * words + 4 : 4 * words + 4], row[4 * words + 4 :], streams[g], one_stream, max_actions, nbr,
+            balancing, all_growth, witnesses, n_witnesses, record,
         )  # fmt: skip
         if played == _OVERFLOW:
-            counts[g, 0] = REPLAY
+            out[g, 0] = REPLAY
             continue
-        counts[g, 0] = FINISHED if board[2 * words + 2] >= 2 else CUT
-        counts[g, 1] = played
-        counts[g, 2] = moves
-        counts[g, 3], counts[g, 4] = _scores(board[:words], board[words : 2 * words], nbr)
-        counts[g, 5] = n_stones
-
-
-@njit
-def _recorded_game(streams, max_actions, nbr, balancing, all_growth, record):
-    n_points = nbr.shape[0]
-    words = (n_points + 31) >> 5
-    board = np.zeros(2 * words + 4, np.int64)
-    root_board = np.zeros(2 * words, np.int64)
-    stones = np.empty(n_points, np.int64)
-    witnesses = np.empty((_WITNESS_CAP if all_growth else 1, words + 1), np.int64)
-    n_witnesses = np.zeros(1, np.int64)
-    played, _, _ = _play(
-        board,
-        root_board,
-        stones,
-        streams.copy(),
-        False,
-        max_actions,
-        nbr,
-        balancing,
-        all_growth,
-        witnesses,
-        n_witnesses,
-        record,
-    )
-    return board, played
-
-
-@njit
-def _rollout(board, root_board, stones, witnesses, n_witnesses, budget, stream, nbr, balancing, all_growth):
-    """A random rollout from ``board`` (see ``_play``), one stream for both players: White's
-    value, the stream's new state, and a status (0, or ``_OVERFLOW``)."""
-    words = (nbr.shape[0] + 31) >> 5
-    streams = np.empty(1, np.uint64)
-    streams[0] = stream
-    played, _, _ = _play(
-        board, root_board, stones, streams, True, budget, nbr, balancing, all_growth, witnesses, n_witnesses,
-        np.empty(0, np.int64),
-    )  # fmt: skip
-    if played == _OVERFLOW:
-        return 0.0, stream, _OVERFLOW
-    white, black = board[:words], board[words : 2 * words]
-    if board[2 * words + 2] >= 2:
+        white, black = board[:words], board[words : 2 * words]
         s_white, s_black = _scores(white, black, nbr)
-        return (0.0 if s_white == s_black else (1.0 if s_white > s_black else -1.0)), streams[0], 1
-    return _area_lead(white, black, nbr), streams[0], 0
+        out[g, 0] = FINISHED if board[2 * words + 2] >= 2 else CUT
+        out[g, 1] = played
+        out[g, 2] = moves
+        out[g, 3] = s_white
+        out[g, 4] = s_black
+        out[g, 5] = n_stones
+        out[g, 6] = _area_count(white, black, nbr)
 
 
 @njit
-def _write_notations(finals, size, text):
+def _write_notations(boards, size, text):
     """``rows side grown passes`` of each row of ``finals`` into ``text`` (``SygoState.notation``)."""
     n_points = size * size
     words = (n_points + 31) >> 5
     at_side = 2 * words
-    for g in range(finals.shape[0]):
-        row, out = finals[g], text[g]
+    for g in range(boards.shape[0]):
+        row, out = boards[g], text[g]
         white, black = row[:words], row[words : 2 * words]
         at = 0
         for number in range(size, 0, -1):
@@ -1189,86 +1098,114 @@ class SygoKernel:
             self._nbr[size] = _neighbours(size)
         return self._nbr[size], bool(game.options["balancing"]), game.options["growth"] == "all"
 
+    @staticmethod
+    def _witnesses(all_growth: bool, words: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros((_WITNESS_CAP if all_growth else 1, words + 1), np.int64), np.zeros(1, np.int64)
+
+    def _play(self, game, boards, streams, one_stream, max_actions, witnesses=None, record=None) -> np.ndarray:
+        nbr, balancing, all_growth = self._rules(game)
+        words = (len(nbr) + 31) >> 5
+        if witnesses is None:
+            witnesses = self._witnesses(all_growth, words)
+        out = np.zeros((len(boards), 7), np.int64)
+        record = np.empty(0, np.int64) if record is None else record
+        _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, *witnesses, record, out)
+        return out
+
+    @staticmethod
+    def _empty_boards(game, n: int) -> np.ndarray:
+        n_points = game.options["size"] ** 2
+        words = (n_points + 31) >> 5
+        boards = np.zeros((n, 4 * words + 4 + n_points), np.int64)
+        boards[:, 4 * words + 4 :] = -1
+        return boards
+
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
         n, size = len(streams), game.options["size"]
         n_points = size * size
         words = (n_points + 31) >> 5
-        finals = np.zeros((n, 4 * words + 4), np.int64)
-        counts = np.zeros((n, 6), np.int64)
-        stones = np.full((n, n_points), -1, np.int64)
-        _random_games(streams.copy(), max_actions, *self._rules(game), finals, counts, stones)
+        boards = self._empty_boards(game, n)
+        out = self._play(game, boards, streams.copy(), False, max_actions)
         width = n_points + size - 1 + 6
         text = np.zeros((n, width), np.uint8)
-        _write_notations(finals, size, text)
-        final = text.view(f"S{width}")[:, 0].astype(object)
-        for g in np.flatnonzero(finals[:, 2 * words + 3]):  # cut during a turn: the engine's snapshot
-            final[g] = self._snapshot(game, finals[g], stones[g, : counts[g, 5]]).encode()
-        final = final.astype(f"S{max(map(len, final), default=1)}")
-        scores = counts[:, 3:5].copy()
+        _write_notations(boards, size, text)
+        final = text.view(f"S{width}")[:, 0]
+        cut_mid_turn = np.flatnonzero(boards[:, 2 * words + 3])
+        if len(cut_mid_turn):  # the engine's snapshot of the turn in progress
+            final = final.astype(object)
+            for g in cut_mid_turn:
+                final[g] = self._snapshot(game, boards[g], out[g, 5]).encode()
+            final = final.astype(bytes)
+        scores = out[:, 3:5].copy()
         winners = np.where(scores[:, 0] > scores[:, 1], 1, np.where(scores[:, 0] < scores[:, 1], 2, 3))
-        outcome = counts[:, 0].astype(np.int8)
         return PlayedGames(
-            outcome=outcome,
+            outcome=out[:, 0].astype(np.int8),
             winners=winners,
             scores=scores,
             reason=np.zeros(n, np.int8),
             reasons=("standard",),
-            n_turns=counts[:, 2].astype(np.int32),  # the players alternate: a turn is one move
-            n_moves=counts[:, 2].astype(np.int32),
-            n_actions=counts[:, 1].astype(np.int32),
+            n_turns=out[:, 2].astype(np.int32),  # the players alternate: a turn is one move
+            n_moves=out[:, 2].astype(np.int32),
+            n_actions=out[:, 1].astype(np.int32),
             final=final,
         )
 
     @staticmethod
-    def _snapshot(game, row: np.ndarray, stones: np.ndarray) -> str:
+    def _snapshot(game, row: np.ndarray, n_stones: int) -> str:
         """The engine's snapshot of a turn in progress: its start position, then its stones."""
-        words = (game.options["size"] ** 2 + 31) >> 5
+        n_points = game.options["size"] ** 2
+        words = (n_points + 31) >> 5
         at = 2 * words
-        start = row[at + 4 :]
-        state = SygoState(
-            game, _mask(start[:words]), _mask(start[words:]), int(row[at]), bool(row[at + 1]), int(row[at + 2])
-        )
-        for p in stones.tolist():
-            state.apply_action(FIRST_PLACE + state.geom.points + p)
+        start = row[at + 4 : 2 * at + 4]
+        white, black = _mask(start[:words]), _mask(start[words:])
+        state = SygoState(game, white, black, int(row[at]), bool(row[at + 1]), int(row[at + 2]))
+        for p in row[2 * at + 4 : 2 * at + 4 + n_stones].tolist():
+            state.apply_action(FIRST_PLACE + n_points + p)
         return canonical_json(state.snapshot())
 
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[np.ndarray, list[int]]:
-        """One random game: its final board array and its actions."""
+    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> list[int]:
+        """The actions of one random game (``streams``: one per seat)."""
         record = np.empty(max_actions, np.int64)
-        board, played = _recorded_game(streams.copy(), max_actions, *self._rules(game), record)
-        return board, record[:played].tolist()
+        out = self._play(
+            game, self._empty_boards(game, 1), streams.reshape(1, -1).copy(), False, max_actions, record=record
+        )
+        return record[: out[0, 1]].tolist()
 
     def rollout(self, state: SygoState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.is_terminal():
             return (state.returns() if state.is_terminal() else state.evaluate()), stream
-        nbr, balancing, all_growth = self._rules(state.game)
-        words = (len(nbr) + 31) >> 5
-        board = np.array([*_words(state.white, words), *_words(state.black, words), state.to_move, state.grown,
-                          state.passes, state.mid_turn()], np.int64)  # fmt: skip
-        stones = np.full(len(nbr), -1, np.int64)
-        stones[: len(state.stones)] = state.stones
-        root_board = np.zeros(2 * words, np.int64)
+        game = state.game
+        n_points = state.geom.points
+        words = (n_points + 31) >> 5
+        boards = self._empty_boards(game, 1)
+        row = boards[0]
+        at = 2 * words
+        row[:at] = _words(state.white, words) + _words(state.black, words)
+        row[at : at + 4] = [state.to_move, state.grown, state.passes, state.mid_turn()]
         turn = state._turn
         if state.mid_turn():
             mover, opponent = turn.root.mover, turn.root.opponent
             white, black = (mover, opponent) if state.to_move == 0 else (opponent, mover)
-            root_board[:] = _words(white, words) + _words(black, words)
-        witnesses = np.zeros((_WITNESS_CAP if all_growth else 1, words + 1), np.int64)
-        n_witnesses = np.zeros(1, np.int64)
-        if all_growth and turn is not None:  # the engine's turn keeps the maximal moves it has found
-            for i, (grown, q) in enumerate(turn.witnesses[:_WITNESS_CAP]):
+            row[at + 4 : 2 * at + 4] = _words(white, words) + _words(black, words)
+            row[2 * at + 4 : 2 * at + 4 + len(state.stones)] = state.stones
+        all_growth = game.options["growth"] == "all"
+        witnesses, n_witnesses = self._witnesses(all_growth, words)
+        if all_growth and turn is not None:  # the engine's turn keeps the maximal moves it found
+            if len(turn.witnesses) > _WITNESS_CAP:
+                return random_rollout(state.clone(), budget, stream)
+            for i, (grown, q) in enumerate(turn.witnesses):
                 witnesses[i] = [*_words(grown, words), -1 if q is None else q]
-            n_witnesses[0] = min(len(turn.witnesses), _WITNESS_CAP)
-        value, after, status = _rollout(
-            board, root_board, stones, witnesses, n_witnesses, budget, np.uint64(stream), nbr, balancing, all_growth
-        )
-        if status == _OVERFLOW:
-            from ...kernels import random_rollout
-
+            n_witnesses[0] = len(turn.witnesses)
+        streams = np.array([[stream]], np.uint64)
+        out = self._play(game, boards, streams, True, budget, witnesses=(witnesses, n_witnesses))
+        if out[0, 0] == REPLAY:
             return random_rollout(state.clone(), budget, stream)
-        if status == 1:
-            return [value, -value] if value else [0.0, 0.0], int(after)
-        return [value, -value], int(after)
+        if out[0, 0] == FINISHED:
+            white, black = out[0, 3], out[0, 4]
+            value = 0.0 if white == black else (1.0 if white > black else -1.0)
+            return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
+        lead = int(out[0, 6]) / n_points
+        return [lead, -lead], int(streams[0, 0])
 
 
 KERNEL = SygoKernel()
