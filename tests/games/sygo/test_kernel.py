@@ -1,0 +1,202 @@
+"""The compiled Sygo kernel against the Python engine (the reference), game by game.
+
+Every kernel game must be the game the Python engine plays from the same random streams: same
+actions (checked one by one on a sample), same final position, same lengths (turns, moves,
+actions), same scores, winners and outcome. The engine plays some 100 to 1,500 random games a
+second on the small boards, so the comparison runs 20,425 games over every rules config (sizes 3
+to 7 with both growth options and both balancing settings, 9x9 with most, 13x13 and 19x19 with
+the default rules), not 10^5: the Python side takes most of the file's 35-40 s of CPU. Rollouts from
+positions met in play (between turns and in the middle of growth turns) and from arbitrary
+positions give the same values and streams as ``random_rollout``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from tabletop_lab import PositionError, load_game
+from tabletop_lab.core import canonical_json
+from tabletop_lab.kernels import CUT, FINISHED, playout_kernel, random_rollout, use_kernels
+from tabletop_lab.sim import simulate
+from tabletop_lab.streams import choice_index, next_draw
+
+pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
+
+CAP = 2000
+RULES = [{"growth": g, "balancing": b} for g, b in itertools.product(("any", "all"), (True, False))]
+#: (size, rules, games): every rules config on the small boards, the default rules on big ones
+CONFIGS = (
+    [(3, rules, 3000) for rules in RULES]
+    + [(4, rules, 1200) for rules in RULES]
+    + [(5, rules, 1000 if rules["growth"] == "any" else 400) for rules in RULES]
+    + [(7, rules, 200 if rules["growth"] == "any" else 80) for rules in RULES]
+    + [(9, RULES[0], 150), (9, RULES[1], 80), (9, RULES[2], 20), (13, RULES[0], 12), (19, RULES[0], 3)]
+)
+
+
+def config_id(config):
+    size, rules, _ = config
+    return f"{size}-{rules['growth']}-{'bal' if rules['balancing'] else 'nobal'}"
+
+
+def kernel_of(game):
+    kernel = playout_kernel(game)
+    assert kernel is not None, "Sygo has a kernel for every config"
+    return kernel
+
+
+def python_game(game, streams, cap=CAP):
+    """The reference: the engine plays, each player drawing from its own stream as RandomAgent
+    does; returns the state and the number of moves (actions that start a turn)."""
+    state = game.new_initial_state()
+    streams = [int(s) for s in streams]
+    moves = 0
+    for _ in range(cap):
+        legal = state.legal_actions()
+        if not legal:
+            break
+        player = state.current_player()
+        moves += not state.mid_turn()
+        streams[player], draw = next_draw(streams[player])
+        state.apply_action(legal[choice_index(draw, len(legal))])
+    return state, moves
+
+
+def final_text(state):
+    return canonical_json(state.snapshot()) if state.mid_turn() else state.notation()
+
+
+def seeds(n, seed):
+    return np.random.default_rng(seed).integers(0, 2**64, size=(n, 2), dtype=np.uint64)
+
+
+def assert_same_games(game, streams, played, cap=CAP):
+    for g in range(len(streams)):
+        state, moves = python_game(game, streams[g], cap)
+        assert played.final[g].decode() == final_text(state)
+        assert played.n_actions[g] == len(state.history())
+        assert played.n_moves[g] == played.n_turns[g] == moves
+        assert played.outcome[g] == (FINISHED if state.is_terminal() else CUT)
+        assert played.scores[g].tolist() == state.scores()
+        if state.is_terminal():
+            assert [p for p in range(2) if played.winners[g] >> p & 1] == list(state.result().winners)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_every_kernel_game_is_the_engines_game(config):
+    size, rules, n_games = config
+    game = load_game("sygo", size=size, **rules)
+    streams = seeds(n_games, size * 10 + len(str(rules)))
+    played = kernel_of(game).random_games(game, streams, CAP)
+    assert (played.outcome == FINISHED).all()
+    assert_same_games(game, streams, played)
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in (4, 5)], ids=config_id)
+def test_kernel_actions_are_the_engines_actions(config):
+    size, rules, _ = config
+    game = load_game("sygo", size=size, **rules)
+    kernel = kernel_of(game)
+    for streams in seeds(40, 7):
+        state, _ = python_game(game, streams)
+        assert kernel.recorded_game(game, streams, CAP) == state.history()
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r['growth']}-{r['balancing']}")
+def test_games_cut_at_max_actions_stop_there(rules):
+    """Cut games end between turns or in the middle of a growth turn (then the final text is
+    the engine's snapshot of the turn in progress)."""
+    game = load_game("sygo", size=5, **rules)
+    streams = seeds(300, 3)
+    kinds = set()
+    for cap in (3, 8, 15):
+        played = kernel_of(game).random_games(game, streams, cap)
+        assert_same_games(game, streams, played, cap)
+        kinds |= {text[:1] for text in played.final[played.outcome == CUT].tolist()}
+    assert b"{" in kinds and kinds - {b"{"}  # cut in the middle of a turn, and between turns
+
+
+def positions_in_play(game, n, seed):
+    """States met by random play, terminal ones and ones in the middle of a growth turn included."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < n:
+        state, _ = python_game(game, rng.integers(0, 2**64, 2, dtype=np.uint64), cap=int(rng.integers(0, 60)))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in (3, 5)], ids=config_id)
+def test_rollouts_match_the_python_rollout(config):
+    size, rules, _ = config
+    game = load_game("sygo", size=size, **rules)
+    kernel = kernel_of(game)
+    states = positions_in_play(game, 60, 11)
+    assert any(s.mid_turn() for s in states) and any(s.is_terminal() for s in states)
+    for i, state in enumerate(states):
+        for budget in (0, 3, CAP):
+            stream = (i * 0x9E3779B97F4A7C15 + budget) % 2**64
+            assert kernel.rollout(state, budget, stream) == random_rollout(state.clone(), budget, stream)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    size=st.integers(3, 5),
+    cells=st.lists(st.sampled_from(".WB"), min_size=25, max_size=25),
+    to_move=st.sampled_from("WB"),
+    grown=st.sampled_from("g-"),
+    passes=st.sampled_from("01"),
+    growth=st.sampled_from(["any", "all"]),
+    balancing=st.booleans(),
+    stream=st.integers(0, 2**64 - 1),
+)
+def test_rollouts_match_from_arbitrary_positions(size, cells, to_move, grown, passes, growth, balancing, stream):
+    game = load_game("sygo", size=size, growth=growth, balancing=balancing)
+    rows = ["".join(cells[r * size : (r + 1) * size]) for r in range(size)]
+    try:
+        state = game.state_from_notation(f"{'/'.join(rows)} {to_move} {grown} {passes}")
+    except PositionError:  # a group without liberties: no legal play leads there
+        assume(False)
+    assert kernel_of(game).rollout(state, 30, stream) == random_rollout(state.clone(), 30, stream)
+
+
+def test_simulate_gives_the_same_rows_with_and_without_the_kernel():
+    game = load_game("sygo", size=5)
+    compiled = simulate(game, ["random", "random"], 40, seed=5, progress=False)
+    use_kernels(False)
+    try:
+        reference = simulate(game, ["random", "random"], 40, seed=5, progress=False)
+    finally:
+        use_kernels(None)
+    columns = [c for c in reference.columns if c != "duration_s"]
+    assert compiled[columns].equals(reference[columns])
+
+
+def test_kernels_switch_off():
+    game = load_game("sygo", size=5)
+    use_kernels(False)
+    try:
+        assert playout_kernel(game) is None
+    finally:
+        use_kernels(None)
+    assert playout_kernel(game) is not None
+
+
+def test_the_kernel_leaves_its_inputs_alone():
+    game = load_game("sygo", size=5, growth="all")
+    kernel = kernel_of(game)
+    for state in [s for s in positions_in_play(game, 40, 2) if s.mid_turn()][:3]:
+        before = state.clone()
+        witnesses = list(state.turn.witnesses)
+        kernel.rollout(state, CAP, 5)
+        assert state == before and state.history() == before.history() and state.stones == before.stones
+        assert state.turn.witnesses == witnesses
+    streams = seeds(5, 1)
+    copy = streams.copy()
+    kernel.random_games(game, streams, CAP)
+    assert (streams == copy).all()
