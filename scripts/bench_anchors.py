@@ -2,6 +2,7 @@
 
     .venv/bin/pip install -e ".[anchors]"     # OpenSpiel 2.x, for the anchors
     .venv/bin/python scripts/bench_anchors.py [--game cross_endodoi] [--seconds 1] [--rounds 3]
+    .venv/bin/python scripts/bench_anchors.py --game sygo --size 9     # Sygo 9x9 against Go 9x9
 
 For every game with an engine and an anchor in ``ANCHORS`` (the closest OpenSpiel game), it
 measures, alternating the contenders round by round so that a busy machine hurts them alike:
@@ -47,6 +48,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measure and round (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each figure is their median (default 3)")
     parser.add_argument("--mcts-iterations", type=int, default=1000, help="MCTS simulations a move (default 1000)")
+    parser.add_argument(
+        "--size", type=int, help="board size of a game with a 'size' option (Sygo); the anchor (Go) plays the same size"
+    )
     parser.add_argument("--workers", action="store_true", help="also time simulate() with workers=2 against 1")
     args = parser.parse_args()
     try:
@@ -61,8 +65,10 @@ def main() -> int:
 
 
 def report(name: str, pyspiel, args) -> None:
-    game = load_game(name)
+    game = load_game(name, **({"size": args.size} if args.size else {}))
     anchor_name, anchor_params = ANCHORS[name]
+    if args.size and "board_size" in anchor_params:
+        anchor_params = {**anchor_params, "board_size": args.size}
     anchor = pyspiel.load_game(anchor_name, anchor_params) if pyspiel else None
     seconds, iterations = args.seconds, args.mcts_iterations
     measures = {
@@ -94,7 +100,8 @@ def report(name: str, pyspiel, args) -> None:
         return statistics.median(values) if values else None
 
     print(
-        f"{name} against OpenSpiel {anchor_name}{anchor_params or ''}: median of {args.rounds} rounds of {seconds:g} s"
+        f"{name}{game.options if args.size else ''} against OpenSpiel {anchor_name}{anchor_params or ''}: "
+        f"median of {args.rounds} rounds of {seconds:g} s"
     )
     rows = [
         ("random games/s", "random", "games_per_s"),
