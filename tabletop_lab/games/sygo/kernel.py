@@ -26,6 +26,7 @@ if a turn finds more than ``_WITNESS_CAP`` witnesses (never met in practice).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ...core import canonical_json
@@ -46,15 +47,9 @@ for _i in range(32):
 
 # ----------------------------------------------------------------------------- bitsets
 
-
-@njit
-def _has(bs, p):
-    return (bs[p >> 5] >> (p & 31)) & 1
-
-
-@njit
-def _set(bs, p):
-    bs[p >> 5] |= np.int64(1) << (p & 31)
+#: ``jit.njit`` for the one-line helpers of the hot loops, inlined into their callers (numba
+#: does not inline calls between compiled functions by itself: each would cost a call).
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @njit
@@ -71,7 +66,7 @@ def _points(bs, out):
     return n
 
 
-@njit
+@_inline
 def _is_zero(bs):
     for w in range(bs.shape[0]):
         if bs[w]:
@@ -79,7 +74,7 @@ def _is_zero(bs):
     return True
 
 
-@njit
+@_inline
 def _subset(a, b):
     """Whether every point of ``a`` is in ``b``."""
     for w in range(a.shape[0]):
@@ -115,21 +110,21 @@ _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP
 _STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 
-@njit
+@_inline
 def _sources_free(p, pt, used):
     """Whether ``p`` has sources and none of them is in the group set ``used``."""
     if pt[p, _NSRC] == 0:
         return False
     for k in range(pt[p, _NSRC]):
-        if _has(used, pt[p, _SRC + k]):
+        if (used[(pt[p, _SRC + k]) >> 5] >> ((pt[p, _SRC + k]) & 31)) & 1:
             return False
     return True
 
 
-@njit
+@_inline
 def _add_sources(p, pt, used):
     for k in range(pt[p, _NSRC]):
-        _set(used, pt[p, _SRC + k])
+        used[(pt[p, _SRC + k]) >> 5] |= np.int64(1) << ((pt[p, _SRC + k]) & 31)
 
 
 # ----------------------------------------------------------------------------- the turn's start
@@ -143,7 +138,7 @@ def _label(stones, pt, column, nbr, stack):
         pt[p, column] = -1
     count = 0
     for p in range(n_points):
-        if pt[p, column] >= 0 or not _has(stones, p):
+        if pt[p, column] >= 0 or not ((stones[p >> 5] >> (p & 31)) & 1):
             continue
         pt[p, column] = count
         stack[0] = p
@@ -155,7 +150,7 @@ def _label(stones, pt, column, nbr, stack):
                 y = nbr[x, k]
                 if y < 0:
                     break
-                if pt[y, column] < 0 and _has(stones, y):
+                if pt[y, column] < 0 and ((stones[y >> 5] >> (y & 31)) & 1):
                     pt[y, column] = count
                     stack[top] = y
                     top += 1
@@ -177,13 +172,13 @@ def _start_turn(mover, opp, balancing, all_growth, pt, tb, tv, nbr, stack):
         pt[p, _NLIB] = 0
         h = pt[p, _OID]
         if h >= 0:
-            _set(tb[_STONES, h], p)
+            tb[_STONES, h][p >> 5] |= np.int64(1) << (p & 31)
             for k in range(4):
                 y = nbr[p, k]
                 if y < 0:
                     break
                 if pt[y, _GID] >= 0:
-                    _set(tb[_TOUCH, h], pt[y, _GID])
+                    tb[_TOUCH, h][(pt[y, _GID]) >> 5] |= np.int64(1) << ((pt[y, _GID]) & 31)
         elif pt[p, _GID] < 0:  # empty
             for k in range(4):
                 y = nbr[p, k]
@@ -207,9 +202,9 @@ def _start_turn(mover, opp, balancing, all_growth, pt, tb, tv, nbr, stack):
                     if new:
                         pt[p, _LIBOF + pt[p, _NLIB]] = h
                         pt[p, _NLIB] += 1
-                        _set(tb[_LIBS, h], p)
+                        tb[_LIBS, h][p >> 5] |= np.int64(1) << (p & 31)
             if pt[p, _NSRC]:
-                _set(growable, p)
+                growable[p >> 5] |= np.int64(1) << (p & 31)
     tv[: 6 * words] = 0
     tv[words : 2 * words] = mover
     tv[2 * words : 3 * words] = opp
@@ -227,9 +222,9 @@ def _dead(mover, opp, nbr, seen, stack):
     """The lowest stone of the mover's groups without liberties, or -1 (``Turn.dead``)."""
     seen[:] = 0
     for p in range(nbr.shape[0]):
-        if not _has(mover, p) or _has(seen, p):
+        if not ((mover[p >> 5] >> (p & 31)) & 1) or ((seen[p >> 5] >> (p & 31)) & 1):
             continue
-        _set(seen, p)
+        seen[p >> 5] |= np.int64(1) << (p & 31)
         stack[0] = p
         top = 1
         breathes = False
@@ -240,12 +235,12 @@ def _dead(mover, opp, nbr, seen, stack):
                 y = nbr[x, k]
                 if y < 0:
                     break
-                if _has(mover, y):
-                    if not _has(seen, y):
-                        _set(seen, y)
+                if (mover[y >> 5] >> (y & 31)) & 1:
+                    if not ((seen[y >> 5] >> (y & 31)) & 1):
+                        seen[y >> 5] |= np.int64(1) << (y & 31)
                         stack[top] = y
                         top += 1
-                elif not _has(opp, y):
+                elif not ((opp[y >> 5] >> (y & 31)) & 1):
                     breathes = True
         if not breathes:
             return p
@@ -256,7 +251,7 @@ def _dead(mover, opp, nbr, seen, stack):
 def _flood(p, within, out, nbr, stack):
     """The points of ``within`` connected to ``p`` into ``out``."""
     out[:] = 0
-    _set(out, p)
+    out[p >> 5] |= np.int64(1) << (p & 31)
     stack[0] = p
     top = 1
     while top:
@@ -266,8 +261,8 @@ def _flood(p, within, out, nbr, stack):
             y = nbr[x, k]
             if y < 0:
                 break
-            if _has(within, y) and not _has(out, y):
-                _set(out, y)
+            if ((within[y >> 5] >> (y & 31)) & 1) and not ((out[y >> 5] >> (y & 31)) & 1):
+                out[y >> 5] |= np.int64(1) << (y & 31)
                 stack[top] = y
                 top += 1
 
@@ -281,7 +276,7 @@ def _breathes(group, mover, opp, nbr, pts):
             y = nbr[x, k]
             if y < 0:
                 break
-            if not _has(mover, y) and not _has(opp, y):
+            if not ((mover[y >> 5] >> (y & 31)) & 1) and not ((opp[y >> 5] >> (y & 31)) & 1):
                 return True
     return False
 
@@ -300,24 +295,24 @@ def _position(filled, tb, tv, mover, opp):
                 opp[w] &= ~tb[_STONES, h, w]
 
 
-@njit
+@_inline
 def _touches_mover(q, mover, nbr):
     for k in range(4):
         y = nbr[q, k]
         if y < 0:
             break
-        if _has(mover, y):
+        if (mover[y >> 5] >> (y & 31)) & 1:
             return True
     return False
 
 
-@njit
+@_inline
 def _has_empty_neighbour(q, mover, opp, nbr):
     for k in range(4):
         y = nbr[q, k]
         if y < 0:
             break
-        if not _has(mover, y) and not _has(opp, y):
+        if not ((mover[y >> 5] >> (y & 31)) & 1) and not ((opp[y >> 5] >> (y & 31)) & 1):
             return True
     return False
 
@@ -331,14 +326,14 @@ def _step(node, p, pt, tb, nbr, wb, wp):
     words = wb.shape[1]
     added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
     grown, closed, captured = node[3 * words : 4 * words], node[4 * words : 5 * words], node[5 * words : 6 * words]
-    _set(added, p)
-    _set(mover, p)
+    added[p >> 5] |= np.int64(1) << (p & 31)
+    mover[p >> 5] |= np.int64(1) << (p & 31)
     _add_sources(p, pt, grown)
     any_capture = False
     for k in range(pt[p, _NLIB]):
         h = pt[p, _LIBOF + k]
-        if not _has(captured, h) and _subset(tb[_LIBS, h], added):
-            _set(captured, h)
+        if not ((captured[h >> 5] >> (h & 31)) & 1) and _subset(tb[_LIBS, h], added):
+            captured[h >> 5] |= np.int64(1) << (h & 31)
             for w in range(words):
                 mover[w] |= tb[_STONES, h, w]
                 opp[w] &= ~tb[_STONES, h, w]
@@ -350,17 +345,17 @@ def _step(node, p, pt, tb, nbr, wb, wp):
         for i in range(n):
             g = pt[pts[i], _GID]
             if g >= 0:
-                _set(closed, g)
+                closed[g >> 5] |= np.int64(1) << (g & 31)
 
 
 @njit
 def _blocks(p, h, pt, tb):
     """Whether growth stone ``p`` grows a start group next to opponent group ``h`` without being
     one of ``h``'s liberties (``Turn.order``'s blockers)."""
-    if _has(tb[_LIBS, h], p):
+    if (tb[_LIBS, h][p >> 5] >> (p & 31)) & 1:
         return False
     for j in range(pt[p, _NSRC]):
-        if _has(tb[_TOUCH, h], pt[p, _SRC + j]):
+        if (tb[_TOUCH, h][(pt[p, _SRC + j]) >> 5] >> ((pt[p, _SRC + j]) & 31)) & 1:
             return True
     return False
 
@@ -386,7 +381,7 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
         _add_sources(p, pt, used)
     nc = 0
     for h in range(tv[7 * words + 1]):
-        if _has(captured, h):
+        if (captured[h >> 5] >> (h & 31)) & 1:
             continue
         whole = True
         for w in range(words):
@@ -426,7 +421,7 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
             return False
         placed[chosen] = 1
         for c in range(nc):
-            if _has(tb[_LIBS, constrained[c]], stones[chosen]):
+            if (tb[_LIBS, constrained[c]][(stones[chosen]) >> 5] >> ((stones[chosen]) & 31)) & 1:
                 settled[c] = 1
     return True
 
@@ -455,10 +450,10 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
         _position(filled, tb, tv, mover, opp)
         qbit[:] = 0
         if q >= 0:
-            if _has(mover, q) or _has(opp, q) or _touches_mover(q, mover, nbr):
+            if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
                 continue
-            _set(qbit, q)
-            _set(filled, q)
+            qbit[q >> 5] |= np.int64(1) << (q & 31)
+            filled[q >> 5] |= np.int64(1) << (q & 31)
             _position(filled, tb, tv, mover, opp)
         d = _dead(mover, opp, nbr, group, stack_pts)
         if d < 0:
@@ -471,8 +466,8 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
                 y = nbr[pts[i], k]
                 if y < 0:
                     break
-                if _has(opp, y):
-                    _set(around, y)
+                if (opp[y >> 5] >> (y & 31)) & 1:
+                    around[y >> 5] |= np.int64(1) << (y & 31)
         for h in range(tv[7 * words + 1]):
             touching = False
             for w in range(words):
@@ -534,7 +529,7 @@ def _extension(grown, q, pt, tb, tv, nbr, wb, wp):
         if not _sources_free(p, pt, used) or p == q:
             continue
         wider = grown.copy()
-        _set(wider, p)
+        wider[p >> 5] |= np.int64(1) << (p & 31)
         if _order_ok(root, wider, pt, tb, tv, wb, wp) and _completable(root, wider, mode, q, pt, tb, tv, nbr, wb, wp):
             return p
     return -1
@@ -558,7 +553,7 @@ def _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp):
             if not _sources_free(p, pt, used) or p == q:
                 continue
             wider = extra.copy()
-            _set(wider, p)
+            wider[p >> 5] |= np.int64(1) << (p & 31)
             if _order_ok(node, wider, pt, tb, tv, wb, wp) and _completable(
                 node, wider, mode, q, pt, tb, tv, nbr, wb, wp
             ):
@@ -579,10 +574,10 @@ def _placements(mover, opp, filled, dead, pt, tb, tv, nbr, out):
     stack = np.empty(nbr.shape[0], np.int64)
     n = 0
     for q in range(nbr.shape[0]):
-        if _has(mover, q) or _has(opp, q) or _touches_mover(q, mover, nbr):
+        if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
             continue
         with_q[:] = filled
-        _set(with_q, q)
+        with_q[q >> 5] |= np.int64(1) << (q & 31)
         capturing = False
         for k in range(pt[q, _NLIB]):
             if _subset(tb[_LIBS, pt[q, _LIBOF + k]], with_q):
@@ -611,7 +606,12 @@ def _enumerate(node, pt, tb, tv, nbr, wb, wp, found):
     candidates = np.empty(n_points, np.int64)
     n_candidates = 0
     for p in range(n_points):
-        if _has(growable, p) and not _has(mover, p) and not _has(opp, p) and _sources_free(p, pt, blocked):
+        if (
+            ((growable[p >> 5] >> (p & 31)) & 1)
+            and not ((mover[p >> 5] >> (p & 31)) & 1)
+            and not ((opp[p >> 5] >> (p & 31)) & 1)
+            and _sources_free(p, pt, blocked)
+        ):
             candidates[n_candidates] = p
             n_candidates += 1
     n_found = 0
@@ -642,7 +642,7 @@ def _enumerate(node, pt, tb, tv, nbr, wb, wp, found):
                     p = candidates[i]
                     if _sources_free(p, pt, frame[words + 1 :]):
                         extra[:] = frame[1 : words + 1]
-                        _set(extra, p)
+                        extra[p >> 5] |= np.int64(1) << (p & 31)
                         if _order_ok(node, extra, pt, tb, tv, wb, wp):
                             break
                     i += 1
@@ -696,7 +696,11 @@ def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesse
     n_ends = 1
     if tv[7 * words + 2]:
         for q in range(nbr.shape[0]):
-            if not _has(mover, q) and not _has(opp, q) and not _touches_mover(q, mover, nbr):
+            if (
+                not ((mover[q >> 5] >> (q & 31)) & 1)
+                and not ((opp[q >> 5] >> (q & 31)) & 1)
+                and not _touches_mover(q, mover, nbr)
+            ):
                 ends[n_ends] = q
                 n_ends += 1
     zero = np.zeros(words, np.int64)
@@ -744,13 +748,36 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
         opp[:] = node[2 * words : 3 * words]
     else:
         filled = added.copy()
-        _set(filled, q)
+        filled[q >> 5] |= np.int64(1) << (q & 31)
         _position(filled, tb, tv, mover, opp)
     if _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) >= 0:
         return False
     if tv[7 * words + 3]:
         return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
     return True
+
+
+@njit
+def _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp):
+    """Whether placing ``q`` at the start of a turn leaves no mover group without liberties
+    (``SygoState._placement_reason``'s suicide test). The position's groups all breathe and
+    ``q`` touches none of the mover's, so only the group of ``q`` and what it reverses can die:
+    the opponent groups whose one liberty is ``q`` are reversed, then ``q``'s group is flooded."""
+    words = single.shape[0]
+    single[:] = 0
+    single[q >> 5] |= np.int64(1) << (q & 31)
+    after_mover, after_opp = wb[_MOVER], wb[_OPP]
+    after_mover[:] = mover
+    after_opp[:] = opp
+    after_mover[q >> 5] |= np.int64(1) << (q & 31)
+    for k in range(pt[q, _NLIB]):
+        h = pt[q, _LIBOF + k]
+        if _subset(tb[_LIBS, h], single):
+            for w in range(words):
+                after_mover[w] |= tb[_STONES, h, w]
+                after_opp[w] &= ~tb[_STONES, h, w]
+    _flood(q, after_mover, wb[_GROUP], nbr, wp[_STACK])
+    return _breathes(wb[_GROUP], after_mover, after_opp, nbr, wp[_PTS])
 
 
 @njit
@@ -774,24 +801,26 @@ def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, ou
     if not mid or tv[7 * words + 2]:
         single = wb[_SINGLE]
         for q in range(n_points):
-            if _has(mover, q) or _has(opp, q) or _touches_mover(q, mover, nbr):
+            if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
                 continue
             ok = shortcut and _has_empty_neighbour(q, mover, opp, nbr)
             if not ok:
                 if mid:
                     ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
                 else:
-                    single[:] = 0
-                    _set(single, q)
-                    _position(single, tb, tv, wb[_MOVER], wb[_OPP])
-                    ok = _dead(wb[_MOVER], wb[_OPP], nbr, wb[_SEEN], wp[_STACK]) < 0
+                    ok = _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp)
             if ok:
                 out[n] = FIRST_PLACE + q
                 n += 1
     after = np.empty(6 * words, np.int64)
     blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
     for p in range(n_points):
-        if not _has(growable, p) or _has(mover, p) or _has(opp, p) or not _sources_free(p, pt, blocked):
+        if (
+            not ((growable[p >> 5] >> (p & 31)) & 1)
+            or ((mover[p >> 5] >> (p & 31)) & 1)
+            or ((opp[p >> 5] >> (p & 31)) & 1)
+            or not _sources_free(p, pt, blocked)
+        ):
             continue
         ok = shortcut and _has_empty_neighbour(p, mover, opp, nbr)
         if not ok:
@@ -899,7 +928,7 @@ def _play(
                 new_opp[:] = node[2 * words : 3 * words]
             else:
                 filled = node[:words].copy()
-                _set(filled, action - FIRST_PLACE)
+                filled[(action - FIRST_PLACE) >> 5] |= np.int64(1) << ((action - FIRST_PLACE) & 31)
                 _position(filled, tb, tv, new_mover, new_opp)
             if to_move == 0:
                 white[:] = new_mover
@@ -936,9 +965,9 @@ def _scores(white, black, nbr):
     seen = np.zeros(white.shape[0], np.int64)
     stack = np.empty(n_points, np.int64)
     for p in range(n_points):
-        if _has(white, p) or _has(black, p) or _has(seen, p):
+        if ((white[p >> 5] >> (p & 31)) & 1) or ((black[p >> 5] >> (p & 31)) & 1) or ((seen[p >> 5] >> (p & 31)) & 1):
             continue
-        _set(seen, p)
+        seen[p >> 5] |= np.int64(1) << (p & 31)
         stack[0] = p
         top = 1
         size = 0
@@ -951,12 +980,12 @@ def _scores(white, black, nbr):
                 y = nbr[x, k]
                 if y < 0:
                     break
-                if _has(white, y):
+                if (white[y >> 5] >> (y & 31)) & 1:
                     touches_white = True
-                elif _has(black, y):
+                elif (black[y >> 5] >> (y & 31)) & 1:
                     touches_black = True
-                elif not _has(seen, y):
-                    _set(seen, y)
+                elif not ((seen[y >> 5] >> (y & 31)) & 1):
+                    seen[y >> 5] |= np.int64(1) << (y & 31)
                     stack[top] = y
                     top += 1
         if touches_white and not touches_black:
@@ -970,12 +999,12 @@ def _scores(white, black, nbr):
 def _dilate_into(bs, out, nbr):
     out[:] = bs
     for p in range(nbr.shape[0]):
-        if _has(bs, p):
+        if (bs[p >> 5] >> (p & 31)) & 1:
             for k in range(4):
                 y = nbr[p, k]
                 if y < 0:
                     break
-                _set(out, y)
+                out[y >> 5] |= np.int64(1) << (y & 31)
 
 
 @njit
@@ -1051,7 +1080,9 @@ def _write_notations(boards, size, text):
                 out[at] = 47  # /
                 at += 1
             for p in range((number - 1) * size, number * size):
-                out[at] = 87 if _has(white, p) else (66 if _has(black, p) else 46)  # W B .
+                out[at] = (
+                    87 if ((white[p >> 5] >> (p & 31)) & 1) else (66 if ((black[p >> 5] >> (p & 31)) & 1) else 46)
+                )  # W B .
                 at += 1
         out[at] = 32
         out[at + 1] = 87 if row[at_side] == 0 else 66
