@@ -10,7 +10,7 @@ ascending; ``chip sun``, ``chip moon``, changes ascending, ``pass``) without bui
 Random games play full states (both set cards known to the kernel, as to the engine); rollouts
 start from whatever state they are given, e.g. a world that information-set search drew with
 ``resample``. Every rules config is supported: both ``first_player`` values and every
-``round_cap``, a cap of 2**62 rounds or more being played as no cap (no game reaches it).
+``round_cap`` (an option holds at most 2**63 - 1, an int64).
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ __all__ = ["KERNEL"]
 _ROUND, _PHASE, _START, _TO_MOVE, _CHIPS, _SUN, _MOON, _HANDS, _CARDS, _DISCARDS = 0, 1, 2, 3, 4, 6, 7, 8, 10, 12
 _CHANGED, _LAST_ACTION, _LAST_TURN, _LAST_WINNER, _CAP_REACHED, _SIZE = 14, 16, 17, 18, 19, 20
 _NO_CAP = 0  # the kernel's round_cap for None
-_UNREACHABLE_CAP = 2**62
 
 _REASONS = ("chips", "hand", "cap")
 _BY_CHIPS, _BY_HAND, _BY_CAP = range(3)
@@ -382,7 +381,7 @@ def positions_json(finals: np.ndarray) -> np.ndarray:
 
 def _round_cap(game: SinomiliaGame) -> int:
     cap = game.options["round_cap"]
-    return _NO_CAP if cap is None or cap >= _UNREACHABLE_CAP else cap
+    return _NO_CAP if cap is None else cap
 
 
 class SinomiliaKernel:
