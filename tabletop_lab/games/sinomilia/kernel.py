@@ -37,6 +37,7 @@ from .rules import (
     TURNS,
     SinomiliaGame,
     SinomiliaState,
+    cards_of,
 )
 
 __all__ = ["KERNEL"]
@@ -50,24 +51,28 @@ _REASONS = ("chips", "hand", "cap")
 _BY_CHIPS, _BY_HAND, _BY_CAP = range(3)
 
 
+def _card_tables() -> tuple[np.ndarray, np.ndarray]:
+    """By 10-bit mask: the number of cards, and the cards ascending (padded with -1)."""
+    counts = np.array([mask.bit_count() for mask in range(1 << 10)], np.int64)
+    ranked = np.full((1 << 10, 10), -1, np.int64)
+    for mask in range(1 << 10):
+        ranked[mask, : counts[mask]] = cards_of(mask)
+    return counts, ranked
+
+
+_CARD_COUNTS, _CARDS_BY_RANK = _card_tables()
+
+
 @njit
 def _count(mask):
     """The number of cards in a 10-bit mask."""
-    n = 0
-    for k in range(10):
-        n += mask >> k & 1
-    return n
+    return _CARD_COUNTS[mask]
 
 
 @njit
 def _nth_card(mask, index):
     """The card of rank ``index`` (from 0, ascending) in a 10-bit mask."""
-    for k in range(10):
-        if mask >> k & 1:
-            if index == 0:
-                return k
-            index -= 1
-    return -1
+    return _CARDS_BY_RANK[mask, index]
 
 
 @njit
