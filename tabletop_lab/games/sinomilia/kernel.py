@@ -45,6 +45,7 @@ __all__ = ["KERNEL"]
 # Entries of a state array; a pair (chips, hands, cards, discards, changed) takes two, player 0 first.
 _ROUND, _PHASE, _START, _TO_MOVE, _CHIPS, _SUN, _MOON, _HANDS, _CARDS, _DISCARDS = 0, 1, 2, 3, 4, 6, 7, 8, 10, 12
 _CHANGED, _LAST_ACTION, _LAST_TURN, _LAST_WINNER, _CAP_REACHED, _SIZE = 14, 16, 17, 18, 19, 20
+_NONE = -1  # an entry for None (no player, no set card)
 _NO_CAP = 0  # the kernel's round_cap for None
 
 _REASONS = ("chips", "hand", "cap")
@@ -148,7 +149,7 @@ def _resolve(pos, round_cap):
     d0, d1 = abs(pos[_CARDS] - table), abs(pos[_CARDS + 1] - table)
     if d0 != d1:
         winner = 0 if d0 < d1 else 1
-    elif pos[_LAST_ACTION] >= 0:
+    elif pos[_LAST_ACTION] != _NONE:
         winner = 1 - pos[_LAST_ACTION]
     else:
         winner = pos[_START]
@@ -164,18 +165,18 @@ def _resolve(pos, round_cap):
             pos[_HANDS + player] |= 1 << 9
         else:
             pos[_DISCARDS + player] |= 1 << card
-        pos[_CARDS + player] = -1
+        pos[_CARDS + player] = _NONE
         pos[_CHANGED + player] = 0
     pos[_SUN] = pos[_MOON] = 0
-    pos[_LAST_ACTION] = -1
+    pos[_LAST_ACTION] = _NONE
     pos[_LAST_TURN] = TURN_NONE
     pos[_LAST_WINNER] = winner
     if pos[_CHIPS] == 0 or pos[_CHIPS + 1] == 0 or _count(pos[_HANDS]) == 2 or _count(pos[_HANDS + 1]) == 2:
         pos[_PHASE] = PHASE_OVER
-        pos[_TO_MOVE] = -1
+        pos[_TO_MOVE] = _NONE
     elif round_cap != _NO_CAP and pos[_ROUND] >= round_cap:
         pos[_PHASE] = PHASE_OVER
-        pos[_TO_MOVE] = -1
+        pos[_TO_MOVE] = _NONE
         pos[_CAP_REACHED] = 1
     else:
         pos[_ROUND] += 1
@@ -190,7 +191,7 @@ def _play(pos, streams, per_player, budget, round_cap, actions):
     Records the actions in ``actions`` unless it is empty. Returns the actions and turns played
     (a turn: a run of actions by one player; a round's last mover may start the next)."""
     played = turns = 0
-    previous = -1
+    previous = _NONE
     while played < budget and pos[_PHASE] != PHASE_OVER:
         player = pos[_TO_MOVE]
         if player != previous:
@@ -247,15 +248,14 @@ def _rollout(fields, budget, stream, round_cap):
 # ----------------------------------------------------------------------------- final positions as JSON
 
 _PIECES = (
-    '{"game":"sinomilia","round":', ',"phase":"', '","start_player":', ',"to_move":', ',"chips":[', "],\"table\":[",
+    '{"game":"sinomilia","round":', ',"phase":"', '","start_player":', ',"to_move":', ',"chips":[', '],"table":[',
     '],"hands":[', '],"set":[', '],"discards":[', '],"changed":[', '],"last_action":', ',"last_turn":"',
     '","last_round_winner":', ',"cap_reached":', "}", ",", "null", "false", "true", *PHASES, *TURNS,
 )  # fmt: skip
 _OPEN, _PHASE_KEY, _START_KEY, _TO_MOVE_KEY, _CHIPS_KEY, _TABLE_KEY, _HANDS_KEY, _SET_KEY = range(8)
 _DISCARDS_KEY, _CHANGED_KEY, _LAST_ACTION_KEY, _LAST_TURN_KEY, _LAST_WINNER_KEY, _CAP_KEY = range(8, 14)
-_CLOSE, _COMMA, _NULL, _FALSE = 14, 15, 16, 17  # _FALSE + 1: true
-_PHASE_NAMES = 19
-_TURN_NAMES = _PHASE_NAMES + len(PHASES)
+_CLOSE, _COMMA, _NULL, _FALSE = (_PIECES.index(word) for word in ("}", ",", "null", "false"))  # _FALSE + 1: true
+_PHASE_NAMES, _TURN_NAMES = _PIECES.index(PHASES[0]), _PIECES.index(TURNS[0])  # by the engine's codes
 _PIECE_BYTES = np.frombuffer("".join(_PIECES).encode(), np.uint8)
 _PIECE_STARTS = np.cumsum([0] + [len(p) for p in _PIECES]).astype(np.int64)
 _JSON_WIDTH = 400  # more than the longest position (a 19-digit round, full hands)
@@ -272,8 +272,8 @@ def _put(out, at, piece):
 
 @njit
 def _put_int(out, at, value):
-    """A non-negative int in decimal, or ``null`` for -1."""
-    if value < 0:
+    """A non-negative int in decimal, or ``null`` for ``_NONE``."""
+    if value == _NONE:
         return _put(out, at, _NULL)
     digits = 1
     while digits < 19 and value >= 10**digits:
@@ -359,13 +359,12 @@ def _write_json(finals, text, lengths):
 
 def fields(state: SinomiliaState) -> tuple[int, ...]:
     """The kernel's form of ``state``, as a tuple (``flat`` makes the array)."""
-    minus = -1
     return (
-        state.round, state.phase, state.start, minus if state.to_move is None else state.to_move,
+        state.round, state.phase, state.start, _NONE if state.to_move is None else state.to_move,
         *state.chips, state.sun, state.moon, *state.hands, *state.cards, *state.discards,
         int(state.changed[0]), int(state.changed[1]),
-        minus if state.last_action is None else state.last_action, state.last_turn,
-        minus if state.last_round_winner is None else state.last_round_winner, int(state.cap_reached),
+        _NONE if state.last_action is None else state.last_action, state.last_turn,
+        _NONE if state.last_round_winner is None else state.last_round_winner, int(state.cap_reached),
     )  # fmt: skip
 
 
