@@ -7,7 +7,9 @@ included), same lengths, scores, winners, reason and outcome. 10^5 games over si
 takes about 20 s of CPU (numba's cache warm; compiling adds some 8 s), nearly all of it the Python
 engine's. Rollouts from positions met in play, from worlds
 drawn by ``resample`` (what information-set search rolls out from) and from arbitrary valid
-positions (hypothesis) give the same values and streams as ``random_rollout``.
+positions (hypothesis) give the same values and streams as ``random_rollout``. The engine has
+no safety guard that raises (the round cap is a rule), so the kernel never leaves a game to it
+(``REPLAY``): the outcomes checked below are finished, capped or cut.
 """
 
 from __future__ import annotations
