@@ -18,6 +18,10 @@ bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word `
   that the engine keeps per turn. A rollout from a state in the middle of a turn starts from
   that turn's witnesses.
 
+``supports()`` accepts every config, so ``simulate()`` and MCTS use the kernel for all of
+them, including the statistics notebook's variants (7x7 with ``growth="all"``). The first use
+on a machine compiles for some 30-45 s of CPU (numba caches the result in ``__pycache__``).
+
 A game cut in the middle of a turn (``max_actions``) gets its final snapshot from the engine,
 which replays the turn's stones from the turn's start position. ``REPLAY`` marks a game only
 if a turn finds more than ``_WITNESS_CAP`` witnesses (never met in practice).
