@@ -784,7 +784,7 @@ def _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp):
     return _breathes(wb[_GROUP], after_mover, after_opp, nbr, wp[_PTS])
 
 
-@njit
+@_inline
 def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, out):
     """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) into
     ``out``, with the engine's shortcut; their number."""
@@ -856,7 +856,7 @@ def _balancing_now(balancing, to_move, grown):
     return 1 if balancing and to_move == 1 and grown == 0 else 0
 
 
-@njit
+@_inline
 def _play(
     board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
 ):
