@@ -110,8 +110,9 @@ _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
 _LIBS, _STONES, _TOUCH = 0, 1, 2
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP = range(10)
+_FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _SIZE = range(10, 17)  # the first three fixed
 # wp rows
-_STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
+_STACK, _PTS, _ORDER, _CONSTRAINED, _CANDIDATES = range(5)
 
 
 @_inline
@@ -762,6 +763,42 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
 
 
 @njit
+def _scratch_bitsets(nbr, words):
+    """The scratch bitsets, with the board's masks in rows _FULL, _NOT_FIRST, _NOT_LAST and the
+    board size in row _SIZE."""
+    wb = np.zeros((17, words), np.int64)
+    n_points = nbr.shape[0]
+    size = 1
+    while size * size < n_points:
+        size += 1
+    wb[_SIZE, 0] = size
+    for p in range(n_points):
+        bit = np.int64(1) << (p & 31)
+        wb[_FULL, p >> 5] |= bit
+        if p % size != 0:
+            wb[_NOT_FIRST, p >> 5] |= bit
+        if p % size != size - 1:
+            wb[_NOT_LAST, p >> 5] |= bit
+    return wb
+
+
+@njit
+def _spread(x, wb, out):
+    """Every point adjacent to a point of ``x`` (``Geometry.spread``): four shifts of the words."""
+    words = x.shape[0]
+    size = wb[_SIZE, 0]
+    low = np.int64(0xFFFFFFFF)
+    for w in range(words):
+        before = x[w - 1] if w > 0 else np.int64(0)
+        after = x[w + 1] if w + 1 < words else np.int64(0)
+        left = ((x[w] << 1) | (before >> 31)) & low  # one column right
+        right = (x[w] >> 1) | ((after & 1) << 31)  # one column left
+        up = ((x[w] << size) | (before >> (32 - size))) & low
+        down = (x[w] >> size) | ((after << (32 - size)) & low)
+        out[w] = (left & wb[_NOT_FIRST, w]) | (right & wb[_NOT_LAST, w]) | ((up | down) & wb[_FULL, w])
+
+
+@njit
 def _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp):
     """Whether placing ``q`` at the start of a turn leaves no mover group without liberties
     (``SygoState._placement_reason``'s suicide test). The position's groups all breathe and
@@ -795,19 +832,29 @@ def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, ou
     all_growth = tv[7 * words + 3] == 1
     node_dead = _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) if mid else -1
     shortcut = not all_growth and node_dead < 0
+    full, empty, near, open_ = wb[_FULL], wb[_EMPTY], wb[_NEAR], wb[_OPEN]
+    for w in range(words):
+        empty[w] = full[w] & ~(mover[w] | opp[w])
+    _spread(mover, wb, near)
+    _spread(empty, wb, open_)  # points with an empty neighbour
     n = 0
     if not mid:
         out[n] = PASS
         n += 1
-    elif _end_ok(node, np.int64(-1), pt, tb, tv, nbr, wb, wp):
-        out[n] = FINISH
+    elif node_dead < 0 and (
+        not all_growth or _extension(node[:words].copy(), np.int64(-1), pt, tb, tv, nbr, wb, wp) < 0
+    ):
+        out[n] = FINISH  # _end_ok(node, -1), with the suicide test already done
         n += 1
+    candidates = wp[_CANDIDATES]
     if not mid or tv[7 * words + 2]:
         single = wb[_SINGLE]
-        for q in range(n_points):
-            if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
-                continue
-            ok = shortcut and _has_empty_neighbour(q, mover, opp, nbr)
+        for w in range(words):
+            single[w] = empty[w] & ~mover[w] & ~near[w]
+        m = _points(single, candidates)
+        for i in range(m):
+            q = candidates[i]
+            ok = shortcut and ((open_[q >> 5] >> (q & 31)) & 1) == 1
             if not ok:
                 if mid:
                     ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
@@ -818,15 +865,14 @@ def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, ou
                 n += 1
     after = np.empty(6 * words, np.int64)
     blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
-    for p in range(n_points):
-        if (
-            not ((growable[p >> 5] >> (p & 31)) & 1)
-            or ((mover[p >> 5] >> (p & 31)) & 1)
-            or ((opp[p >> 5] >> (p & 31)) & 1)
-            or not _sources_free(p, pt, blocked)
-        ):
+    for w in range(words):
+        wb[_SINGLE, w] = growable[w] & empty[w]
+    m = _points(wb[_SINGLE], candidates)
+    for i in range(m):
+        p = candidates[i]
+        if not _sources_free(p, pt, blocked):
             continue
-        ok = shortcut and _has_empty_neighbour(p, mover, opp, nbr)
+        ok = shortcut and ((open_[p >> 5] >> (p & 31)) & 1) == 1
         if not ok:
             after[:] = node
             _step(after, p, pt, tb, nbr, wb, wp)
@@ -873,8 +919,8 @@ def _play(
     pt = np.empty((n_points, 12), np.int64)
     tb = np.zeros((3, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
-    wb = np.zeros((10, words), np.int64)
-    wp = np.zeros((4, n_points), np.int64)
+    wb = _scratch_bitsets(nbr, words)
+    wp = np.zeros((5, n_points), np.int64)
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
     legal = np.empty(2 * n_points + 2, np.int64)
     node = np.empty(6 * words, np.int64)
