@@ -1088,8 +1088,8 @@ def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, w
     """The one compiled entry: one random game (or rollout) per row of ``boards`` (board, then
     the turn's start, then its stones: see ``_play``) and of ``streams`` (changed in place).
     ``out`` rows: outcome, actions, moves, scores (2), stones of a turn in progress, and White's
-    area minus Black's by ``area_estimate`` (for rollouts). The witnesses given are the first
-    game's (a rollout's)."""
+    area minus Black's by ``area_estimate`` (rollouts cut by their budget only). The witnesses
+    given are the first game's (a rollout's)."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     for g in range(boards.shape[0]):
@@ -1112,7 +1112,8 @@ def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, w
         out[g, 3] = s_white
         out[g, 4] = s_black
         out[g, 5] = n_stones
-        out[g, 6] = _area_count(white, black, nbr)
+        if one_stream and out[g, 0] == CUT:  # a rollout stopped by its budget: evaluate()
+            out[g, 6] = _area_count(white, black, nbr)
 
 
 @njit
