@@ -10,13 +10,15 @@ bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word `
 * a node (``growth.Node``) is one array of six bitsets: stones added, mover's and opponent's
   stones now, start groups grown and closed, opponent groups reversed (``_step`` adds a stone);
 * ``_legal`` lists ``SygoState._legal_actions`` in the engine's order with the engine's
-  shortcut, ``_order_ok`` is ``Turn.order``, ``_completable`` is ``Turn.completable`` (its
+  shortcut (the candidates and the points with an empty neighbour come from word-parallel
+  shifts of the board, ``_spread``, as ``Geometry.spread`` does on Python ints), ``_order_ok`` is ``Turn.order``, ``_completable`` is ``Turn.completable`` (its
   search as an explicit stack: whether some branch ends legally does not depend on the order
   the branches are tried), and under ``growth="all"`` ``_completable_all``, ``_grow_greedily``,
   ``_extension`` and ``_enumerate`` (``Turn._any_moves``, same order and the same 5,000-set
   budget) follow the engine, including the witnesses (maximal moves found earlier in the turn)
-  that the engine keeps per turn. A rollout from a state in the middle of a turn starts from
-  that turn's witnesses.
+  that the engine keeps per turn. A rollout starts from the witnesses of the state's turn
+  analysis; it does not add the ones it finds to that shared analysis, as a Python rollout on a
+  clone does, which can change a later ``growth="all"`` answer only past the 5,000-set budget.
 
 ``supports()`` accepts every config, so ``simulate()`` and MCTS use the kernel for all of
 them, including the statistics notebook's variants (7x7 with ``growth="all"``). The first use
@@ -51,8 +53,8 @@ for _i in range(32):
 
 # ----------------------------------------------------------------------------- bitsets
 
-#: ``jit.njit`` for the one-line helpers of the hot loops, inlined into their callers (numba
-#: does not inline calls between compiled functions by itself: each would cost a call).
+#: ``jit.njit`` for small helpers and the game loop, inlined into their callers by numba (one
+#: compiled module less to link and optimise at first use, no call in the hot loops).
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
