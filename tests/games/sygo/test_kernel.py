@@ -3,9 +3,10 @@
 Every kernel game must be the game the Python engine plays from the same random streams: same
 actions (checked one by one on a sample), same final position, same lengths (turns, moves,
 actions), same scores, winners and outcome. The engine plays some 100 to 1,500 random games a
-second on the small boards, so the comparison runs 20,425 games over every rules config (sizes 3
-to 7 with both growth options and both balancing settings, 9x9 with most, 13x13 and 19x19 with
-the default rules), not 10^5: the Python side takes most of the file's 35-40 s of CPU. Rollouts from
+second on the small boards, so the comparison runs 10,703 games over every rules config (sizes 3
+to 7 with both growth options and both balancing settings, 9x9 with three, 13x13 and 19x19 with
+the default rules), not 10^5: the file takes some 25 s of CPU, most of it in the Python engine,
+plus 30-40 s to compile the kernel where numba has not cached it yet. Rollouts from
 positions met in play (between turns and in the middle of growth turns) and from arbitrary
 positions give the same values and streams as ``random_rollout``.
 """
@@ -31,11 +32,11 @@ CAP = 2000
 RULES = [{"growth": g, "balancing": b} for g, b in itertools.product(("any", "all"), (True, False))]
 #: (size, rules, games): every rules config on the small boards, the default rules on big ones
 CONFIGS = (
-    [(3, rules, 3000) for rules in RULES]
-    + [(4, rules, 1200) for rules in RULES]
-    + [(5, rules, 1000 if rules["growth"] == "any" else 400) for rules in RULES]
-    + [(7, rules, 200 if rules["growth"] == "any" else 80) for rules in RULES]
-    + [(9, RULES[0], 150), (9, RULES[1], 80), (9, RULES[2], 20), (13, RULES[0], 12), (19, RULES[0], 3)]
+    [(3, rules, 2000 if rules["growth"] == "any" else 1000) for rules in RULES]
+    + [(4, rules, 800 if rules["growth"] == "any" else 400) for rules in RULES]
+    + [(5, rules, 600 if rules["growth"] == "any" else 250) for rules in RULES]
+    + [(7, rules, 150 if rules["growth"] == "any" else 50) for rules in RULES]
+    + [(9, RULES[0], 120), (9, RULES[1], 60), (9, RULES[2], 10), (13, RULES[0], 10), (19, RULES[0], 3)]
 )
 
 
