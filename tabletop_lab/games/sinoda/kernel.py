@@ -6,8 +6,8 @@ starts, any first player, and custom boards. The board reaches the kernel as arr
 and the cells each minimal path passes through, derived from the board's adjacency), so another
 board file needs no code change here.
 
-A position is a flat int64 array (``layout`` gives the slices): ``owner[cell]`` (-1 empty),
-``value[cell]`` (0 empty), ``pieces[p, :count[p]]`` (each player's cells, ascending),
+A position is a flat int64 array (``offsets`` says where each part starts): ``owner[cell]``
+(-1 empty), ``value[cell]`` (0 empty), ``pieces[p, :count[p]]`` (each player's cells, ascending),
 ``count[p]``, ``material[p]`` (values on the board), ``score[p]`` (captured points),
 ``taken[p]`` (pieces captured), ``captured[p, owner, value]`` (how many such pieces ``p`` holds)
 and ``to_move``. The turn below is ``SinodaState._legal_actions`` and ``_apply`` written for
@@ -47,7 +47,8 @@ class BoardTables(NamedTuple):
 
     For cell ``c`` showing ``v``, entries ``group[4c + v - 1] .. group[4c + v] - 1`` of ``dest``
     are the destinations of its moves, ascending; destination entry ``j`` has the paths
-    ``path[j] .. path[j + 1] - 1``, and path ``k`` passes through ``mids[k, :v - 1]``.
+    ``path[j] .. path[j + 1] - 1``, and path ``k`` passes through ``mids[k, :v - 1]`` (the rest of
+    the row is ``size``, the position's always empty cell).
     """
 
     size: int
@@ -72,7 +73,7 @@ def board_tables(board: Board) -> BoardTables:
                 dest.append(d)
                 for mask in masks:
                     passed = [c for c in range(board.size) if mask >> c & 1]
-                    mids.append(passed + [-1] * (_MAX_MIDS - len(passed)))
+                    mids.append(passed + [board.size] * (_MAX_MIDS - len(passed)))  # padded: always empty
                 path.append(len(mids))
             group.append(len(dest))
             most_moves = max(most_moves, len(routes))
@@ -101,90 +102,76 @@ def board_tables(board: Board) -> BoardTables:
 
 
 @njit
-def layout(pos, size, players):
-    """Views of the position array ``pos``: owner, value, pieces (players x 6), count,
-    material, score, taken, captured (players x players x 5) and to_move (an array of one)."""
-    at = 0
-    owner = pos[at : at + size]
-    at += size
-    value = pos[at : at + size]
-    at += size
-    pieces = pos[at : at + players * PIECES_PER_PLAYER].reshape((players, PIECES_PER_PLAYER))
-    at += players * PIECES_PER_PLAYER
-    count = pos[at : at + players]
-    at += players
-    material = pos[at : at + players]
-    at += players
-    score = pos[at : at + players]
-    at += players
-    taken = pos[at : at + players]
-    at += players
-    captured = pos[at : at + players * players * (MAX_VALUE + 1)].reshape((players, players, MAX_VALUE + 1))
-    at += players * players * (MAX_VALUE + 1)
-    to_move = pos[at : at + 1]
-    return owner, value, pieces, count, material, score, taken, captured, to_move
+def offsets(size, players):
+    """Where each part of a position array starts: owner (``size + 1`` entries, the last one an
+    always empty cell that pads short paths), value, pieces (``6 * players``: player ``p``'s
+    cells from ``6p``), count, material, score, taken, captured (``players * players * 5``:
+    ``captured[p, o, v]`` at ``(p * players + o) * 5 + v``) and to_move (the last entry).
 
-
-def position_size(size: int, players: int) -> int:
-    """The length of a position array (see ``layout``)."""
-    return 2 * size + players * PIECES_PER_PLAYER + 4 * players + players * players * (MAX_VALUE + 1) + 1
+    Plain offsets rather than views: numba counts references to every view it makes, which
+    would cost more than a turn's move generation."""
+    value = size + 1
+    pieces = value + size
+    count = pieces + PIECES_PER_PLAYER * players
+    material = count + players
+    score = material + players
+    taken = score + players
+    captured = taken + players
+    to_move = captured + players * players * (MAX_VALUE + 1)
+    return value, pieces, count, material, score, taken, captured, to_move
 
 
 @njit
 def _complete(pos, size, players):
     """Fill the derived parts of ``pos`` (pieces, count, material, score, taken) from owner,
     value and captured."""
-    owner, value, pieces, count, material, score, taken, captured, _ = layout(pos, size, players)
-    count[:] = 0
-    material[:] = 0
+    _, pieces, count, material, score, taken, captured, _ = offsets(size, players)
+    value = size + 1
+    pos[size] = -1
+    pos[count : count + 4 * players] = 0
     for c in range(size):
-        p = owner[c]
+        p = pos[c]
         if p >= 0:
-            pieces[p, count[p]] = c
-            count[p] += 1
-            material[p] += value[c]
+            pos[pieces + PIECES_PER_PLAYER * p + pos[count + p]] = c
+            pos[count + p] += 1
+            pos[material + p] += pos[value + c]
     for p in range(players):
-        score[p] = 0
-        taken[p] = 0
         for o in range(players):
             for v in range(1, MAX_VALUE + 1):
-                score[p] += v * captured[p, o, v]
-                taken[p] += captured[p, o, v]
+                held = pos[captured + (p * players + o) * (MAX_VALUE + 1) + v]
+                pos[score + p] += v * held
+                pos[taken + p] += held
 
 
 @njit
 def _legal(pos, size, players, friendly, stride, group, dest, path, mids, out):
     """Write the legal actions of the player to move into ``out`` in the engine's order
-    (``SinodaState._legal_actions``); return how many."""
-    owner, value, pieces, count, _, _, _, _, to_move = layout(pos, size, players)
-    me = to_move[0]
+    (``SinodaState._legal_actions``); return how many.
+
+    Without branches on the board: each candidate is written, then counted only when legal
+    (random play makes those branches unpredictable, and mispredictions cost more than the
+    work saved). A path is clear when the cells it passes through are all empty (-1): their
+    bitwise and is then negative."""
+    value, pieces, count, _, _, _, _, to_move = offsets(size, players)
+    me = pos[to_move]
+    first = pieces + PIECES_PER_PLAYER * me
     n = 0
-    for i in range(count[me]):
-        cell = pieces[me, i]
-        v = value[cell]
+    for i in range(first, first + pos[count + me]):
+        cell = pos[i]
+        v = pos[value + cell]
         base = cell * stride
-        if v > 1:
-            out[n] = base
-            n += 1
-        if v < MAX_VALUE:
-            out[n] = base + _CHANGE_UP
-            n += 1
+        out[n] = base
+        n += v > 1
+        out[n] = base + _CHANGE_UP
+        n += v < MAX_VALUE
         g = cell * MAX_VALUE + v - 1
         for j in range(group[g], group[g + 1]):
             d = dest[j]
-            o = owner[d]
-            if o >= 0 and friendly[me, o]:
-                continue
+            clear = 0
             for k in range(path[j], path[j + 1]):
-                clear = True
-                for m in range(v - 1):
-                    if owner[mids[k, m]] >= 0:
-                        clear = False
-                        break
-                if clear:
-                    out[n] = base + _FIRST_MOVE + d
-                    n += 1
-                    break
+                clear |= pos[mids[k, 0]] & pos[mids[k, 1]] & pos[mids[k, 2]]
+            out[n] = base + _FIRST_MOVE + d
+            n += (clear < 0) & (not friendly[me, pos[d] + 1])
     return n
 
 
@@ -192,65 +179,67 @@ def _legal(pos, size, players, friendly, stride, group, dest, path, mids, out):
 def _apply(pos, size, players, stride, action):
     """Play ``action`` (legal) on ``pos``; return whether the end must be checked (as the engine:
     after a capture, and after a change down in two-player games)."""
-    owner, value, pieces, count, material, score, taken, captured, to_move = layout(pos, size, players)
-    me = to_move[0]
-    to_move[0] = (me + 1) % players
+    value, pieces, count, material, score, taken, captured, to_move = offsets(size, players)
+    me = pos[to_move]
+    pos[to_move] = (me + 1) % players
     cell = action // stride
     slot = action - cell * stride
     if slot == 0:
-        value[cell] -= 1
-        material[me] -= 1
+        pos[value + cell] -= 1
+        pos[material + me] -= 1
         return players == 2
     if slot == _CHANGE_UP:
-        value[cell] += 1
-        material[me] += 1
+        pos[value + cell] += 1
+        pos[material + me] += 1
         return False
     d = slot - _FIRST_MOVE
-    victim = owner[d]
+    victim = pos[d]
     if victim >= 0:
-        worth = value[d]
-        material[victim] -= worth
-        score[me] += worth
-        taken[me] += 1
-        captured[me, victim, worth] += 1
-        n = count[victim] - 1
-        i = 0
-        while pieces[victim, i] != d:
+        worth = pos[value + d]
+        pos[material + victim] -= worth
+        pos[score + me] += worth
+        pos[taken + me] += 1
+        pos[captured + (me * players + victim) * (MAX_VALUE + 1) + worth] += 1
+        first = pieces + PIECES_PER_PLAYER * victim
+        last = first + pos[count + victim] - 1
+        i = first
+        while pos[i] != d:
             i += 1
-        for k in range(i, n):
-            pieces[victim, k] = pieces[victim, k + 1]
-        count[victim] = n
-    owner[d] = me
-    value[d] = value[cell]
-    owner[cell] = -1
-    value[cell] = 0
-    i = 0
-    while pieces[me, i] != cell:
+        pos[i:last] = pos[i + 1 : last + 1]
+        pos[count + victim] -= 1
+    pos[d] = me
+    pos[value + d] = pos[value + cell]
+    pos[cell] = -1
+    pos[value + cell] = 0
+    first = pieces + PIECES_PER_PLAYER * me
+    last = first + pos[count + me] - 1
+    i = first
+    while pos[i] != cell:
         i += 1
-    pieces[me, i] = d  # then slide it into place: pieces stay ascending
-    while i > 0 and pieces[me, i - 1] > d:
-        pieces[me, i] = pieces[me, i - 1]
+    while i > first and pos[i - 1] > d:  # slide the piece to its place: cells stay ascending
+        pos[i] = pos[i - 1]
         i -= 1
-        pieces[me, i] = d
-    while i < count[me] - 1 and pieces[me, i + 1] < d:
-        pieces[me, i] = pieces[me, i + 1]
+    while i < last and pos[i + 1] < d:
+        pos[i] = pos[i + 1]
         i += 1
-        pieces[me, i] = d
+    pos[i] = d
     return victim >= 0
 
 
 @njit
 def _ending(pos, size, players):
     """``_STANDARD``, ``_SINODA`` or ``_GOING``: the checks of spec 3.2 in their order."""
-    _, _, _, count, material, score, taken, _, _ = layout(pos, size, players)
+    _, _, count, material, score, taken, _, _ = offsets(size, players)
     most = 0
     for p in range(players):
-        if count[p] == 0 or taken[p] == PIECES_PER_PLAYER:
+        if pos[count + p] == 0 or pos[taken + p] == PIECES_PER_PLAYER:
             return _STANDARD
-        most = max(most, count[p])
+        most = max(most, pos[count + p])
     if most == 1:
         return _STANDARD
-    if players == 2 and (score[0] > score[1] + material[0] or score[1] > score[0] + material[1]):
+    if players == 2 and (
+        pos[score] > pos[score + 1] + pos[material] or pos[score + 1] > pos[score] + pos[material + 1]
+    ):
         return _SINODA
     return _GOING
 
@@ -258,19 +247,19 @@ def _ending(pos, size, players):
 @njit
 def _winners(pos, size, players, friendly, end):
     """The winners of a finished game as a bit mask (``SinodaState.result``)."""
-    _, _, _, count, material, score, _, _, _ = layout(pos, size, players)
+    _, _, count, material, score, _, _, _ = offsets(size, players)
     if end == _SINODA:
-        return 1 if score[0] > score[1] + material[0] else 2
-    top = score.max()
+        return 1 if pos[score] > pos[score + 1] + pos[material] else 2
+    top = pos[score : score + players].max()
     most = 0
     for p in range(players):
-        if score[p] == top:
-            most = max(most, count[p])
+        if pos[score + p] == top:
+            most = max(most, pos[count + p])
     mask = 0
     for w in range(players):
-        if score[w] == top and count[w] == most:
+        if pos[score + w] == top and pos[count + w] == most:
             for p in range(players):
-                if friendly[p, w]:
+                if friendly[p, w + 1]:
                     mask |= 1 << p
     return mask
 
@@ -280,13 +269,13 @@ def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams
     """Random actions on ``pos`` until the end or ``budget`` actions; the player to move draws
     from ``streams[player]`` (updated; a single stream when ``streams`` has one entry). Records
     them in ``actions`` if it is not empty. Returns (actions played, how the game stands)."""
-    to_move = layout(pos, size, players)[8]
+    to_move = offsets(size, players)[7]
     end = _ending(pos, size, players)
     played = 0
     shared = len(streams) == 1
     while played < budget and end == _GOING:
         n = _legal(pos, size, players, friendly, stride, group, dest, path, mids, legal)
-        s = 0 if shared else to_move[0]
+        s = 0 if shared else pos[to_move]
         streams[s], draw = next_draw(streams[s])
         action = legal[choice_index(draw, n)]
         if len(actions):
@@ -307,15 +296,15 @@ def _put(out, at, text):
 @njit
 def _write_json(out, pos, size, players, names, name_len):
     """The canonical JSON of ``pos`` (``SinodaState.to_json``) as ASCII into ``out``."""
-    owner, value, _, _, _, _, _, captured, to_move = layout(pos, size, players)
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
     at = _put(out, 0, _PREFIX)
     out[at] = 48 + players
     at = _put(out, at + 1, _TO_MOVE)
-    out[at] = 48 + to_move[0]
+    out[at] = 48 + pos[to_move]
     at = _put(out, at + 1, _PIECES)
     first = True
     for c in range(size):
-        if owner[c] < 0:
+        if pos[c] < 0:
             continue
         if not first:
             out[at] = 44  # ,
@@ -327,9 +316,9 @@ def _write_json(out, pos, size, players, names, name_len):
             out[at + i] = names[c, i]
         at += name_len[c]
         out[at] = 44
-        out[at + 1] = 48 + owner[c]
+        out[at + 1] = 48 + pos[c]
         out[at + 2] = 44
-        out[at + 3] = 48 + value[c]
+        out[at + 3] = 48 + pos[value + c]
         out[at + 4] = 93  # ]
         at += 5
     at = _put(out, at, _CAPTURED)
@@ -342,7 +331,7 @@ def _write_json(out, pos, size, players, names, name_len):
         first = True
         for o in range(players):
             for v in range(1, MAX_VALUE + 1):
-                for _ in range(captured[p, o, v]):
+                for _ in range(pos[captured + (p * players + o) * (MAX_VALUE + 1) + v]):
                     if not first:
                         out[at] = 44
                         at += 1
@@ -369,14 +358,14 @@ def _random_games(
     legal = np.empty(most_legal, np.int64)
     no_record = np.empty(0, np.int64)
     pos = np.empty_like(start)
+    score = offsets(size, players)[4]
     for g in range(streams.shape[0]):
         pos[:] = start
         played, end = _play(
             pos, size, players, friendly, stride, group, dest, path, mids, streams[g], max_actions, legal, no_record
         )
         n_actions[g] = played
-        _, _, _, _, _, score, _, _, _ = layout(pos, size, players)
-        scores[g] = score
+        scores[g] = pos[score : score + players]
         if end == _GOING:
             outcome[g] = CUT
             winners[g] = 0
@@ -389,7 +378,9 @@ def _random_games(
 
 
 @njit
-def _recorded_game(start, size, players, friendly, stride, group, dest, path, mids, most_legal, streams, budget, actions):
+def _recorded_game(
+    start, size, players, friendly, stride, group, dest, path, mids, most_legal, streams, budget, actions
+):
     """One random game from ``start`` with its actions written to ``actions``: the final
     position, the number of actions and how the game stands."""
     pos = start.copy()
@@ -405,7 +396,9 @@ def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most
     legal = np.empty(most_legal, np.int64)
     streams = np.empty(1, np.uint64)
     streams[0] = stream
-    _, end = _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, np.empty(0, np.int64))
+    _, end = _play(
+        pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, np.empty(0, np.int64)
+    )
     mask = -1 if end == _GOING else _winners(pos, size, players, friendly, end)
     return mask, streams[0]
 
@@ -417,14 +410,14 @@ def flat(state: SinodaState) -> np.ndarray:
     """The kernel's array form of ``state`` (a position: between turns)."""
     game = state.game
     size, players = game.board.size, game.num_players
-    pos = np.zeros(position_size(size, players), np.int64)
-    owner, value, _, _, _, _, _, captured, to_move = layout(pos, size, players)
-    owner[:] = state.owner
-    value[:] = state.value
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
+    pos = np.zeros(to_move + 1, np.int64)
+    pos[:size] = state.owner
+    pos[value : value + size] = state.value
     for p, pieces in enumerate(state.captured):
         for victim, worth in pieces:
-            captured[p, victim, worth] += 1
-    to_move[0] = state.to_move
+            pos[captured + (p * players + victim) * (MAX_VALUE + 1) + worth] += 1
+    pos[to_move] = state.to_move
     _complete(pos, size, players)
     return pos
 
@@ -432,12 +425,13 @@ def flat(state: SinodaState) -> np.ndarray:
 def state_of(game: SinodaGame, pos: np.ndarray) -> SinodaState:
     """The engine's state of a kernel position (no history)."""
     size, players = game.board.size, game.num_players
-    owner, value, _, _, _, _, _, captured, to_move = layout(pos, size, players)
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
+    held = pos[captured:to_move].reshape(players, players, MAX_VALUE + 1)
     taken = [
-        [(o, v) for o in range(players) for v in range(1, MAX_VALUE + 1) for _ in range(captured[p, o, v])]
+        [(o, v) for o in range(players) for v in range(1, MAX_VALUE + 1) for _ in range(held[p, o, v])]
         for p in range(players)
     ]
-    return SinodaState(game, owner.tolist(), value.tolist(), taken, int(to_move[0]))
+    return SinodaState(game, pos[:size].tolist(), pos[value : value + size].tolist(), taken, int(pos[to_move]))
 
 
 def _json_width(tables: BoardTables, players: int) -> int:
@@ -456,8 +450,17 @@ class SinodaKernel:
     def _rules(game: SinodaGame) -> tuple:
         """The arguments describing the config: size, players, friendly, stride, the board's paths."""
         tables = board_tables(game.board)
-        friendly = np.array([row[:-1] for row in game.friendly], np.bool_)
-        return (tables.size, game.num_players, friendly, game.stride, tables.group, tables.dest, tables.path, tables.mids)
+        friendly = np.array([(False, *row[:-1]) for row in game.friendly], np.bool_)  # friendly[p, o + 1]
+        return (
+            tables.size,
+            game.num_players,
+            friendly,
+            game.stride,
+            tables.group,
+            tables.dest,
+            tables.path,
+            tables.mids,
+        )
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
         tables = board_tables(game.board)
@@ -500,9 +503,7 @@ class SinodaKernel:
             return state.evaluate(), stream
         game = state.game
         pos = flat(state)
-        mask, after = _rollout(
-            pos, *self._rules(game), board_tables(game.board).most_legal, budget, np.uint64(stream)
-        )
+        mask, after = _rollout(pos, *self._rules(game), board_tables(game.board).most_legal, budget, np.uint64(stream))
         if mask < 0:  # the budget ran out: the engine's evaluation of where the rollout stopped
             return state_of(game, pos).evaluate(), int(after)
         players = game.num_players
