@@ -8,10 +8,9 @@ four, and three custom boards (the small board renamed with names JSON must esca
 on the large board, a ring with a tail). 8,850 games run to their end through both paths, 400
 more are cut at ``max_actions`` and 260 are compared action by action: the Python engine plays a
 random game in 2 to 11 ms, so 10^5 games would take several minutes; the file takes about 35 s of
-CPU (the Python side). Rollouts
-from positions met in play and from arbitrary positions (hypothesis) give the same values and
-streams as ``random_rollout``. The kernel never answers ``REPLAY``: the engine has no error that a
-random game can meet.
+CPU (the Python side). Rollouts from positions met in play and from arbitrary positions
+(hypothesis) give the same values and streams as ``random_rollout``. The kernel never answers
+``REPLAY``: the engine has no error that a random game can meet.
 """
 
 from __future__ import annotations
