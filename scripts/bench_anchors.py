@@ -2,6 +2,7 @@
 
     .venv/bin/pip install -e ".[anchors]"     # OpenSpiel 2.x, for the anchors
     .venv/bin/python scripts/bench_anchors.py [--game cross_endodoi] [--seconds 1] [--rounds 3]
+    .venv/bin/python scripts/bench_anchors.py --game sinoda --option players=6
 
 For every game with an engine and an anchor in ``ANCHORS`` (the closest OpenSpiel game), it
 measures, alternating the contenders round by round so that a busy machine hurts them alike:
@@ -30,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tabletop_lab import bench, list_games, load_game
+from tabletop_lab.cli import _options
 
 #: tabletop_lab game -> (OpenSpiel game, its parameters): the closest game OpenSpiel has.
 ANCHORS = {
@@ -48,7 +50,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each figure is their median (default 3)")
     parser.add_argument("--mcts-iterations", type=int, default=1000, help="MCTS simulations a move (default 1000)")
     parser.add_argument("--workers", action="store_true", help="also time simulate() with workers=2 against 1")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option of --game, e.g. players=6"
+    )
     args = parser.parse_args()
+    if args.option and not args.game:
+        parser.error("--option needs --game: options belong to one game")
     try:
         import pyspiel
     except ImportError:
@@ -61,7 +68,7 @@ def main() -> int:
 
 
 def report(name: str, pyspiel, args) -> None:
-    game = load_game(name)
+    game = load_game(name, **_options(args.option))
     anchor_name, anchor_params = ANCHORS[name]
     anchor = pyspiel.load_game(anchor_name, anchor_params) if pyspiel else None
     seconds, iterations = args.seconds, args.mcts_iterations
@@ -76,7 +83,7 @@ def report(name: str, pyspiel, args) -> None:
         if game.info.perfect_information:
             measures["mcts, OpenSpiel"] = lambda: openspiel_mcts(anchor, seconds, iterations)
     figures: dict[str, list] = {key: [] for key in measures}
-    simulate_ratio, workers_ratio = [], []
+    simulate_ratio, simulate_games, workers_ratio = [], [], []
     bench.random_play(game, 0.01, compiled=True)  # load the kernel before any clock runs
     for _ in range(args.rounds):
         for key, measure in measures.items():
@@ -84,7 +91,8 @@ def report(name: str, pyspiel, args) -> None:
         compiled = figures["random, compiled"][-1]
         if compiled is not None:
             n = max(1000, round(compiled.games_per_s * seconds))
-            simulate_ratio.append(bench.simulate_rate(game, n, compiled=True) / compiled.games_per_s)
+            simulate_games.append(bench.simulate_rate(game, n, compiled=True))
+            simulate_ratio.append(simulate_games[-1] / compiled.games_per_s)
             if args.workers:
                 one = bench.simulate_rate(game, 2 * n, compiled=True)
                 workers_ratio.append(bench.simulate_rate(game, 2 * n, compiled=True, workers=2) / one)
@@ -94,7 +102,7 @@ def report(name: str, pyspiel, args) -> None:
         return statistics.median(values) if values else None
 
     print(
-        f"{name} against OpenSpiel {anchor_name}{anchor_params or ''}: median of {args.rounds} rounds of {seconds:g} s"
+        f"{game!r} against OpenSpiel {anchor_name}{anchor_params or ''}: median of {args.rounds} rounds of {seconds:g} s"
     )
     rows = [
         ("random games/s", "random", "games_per_s"),
@@ -109,6 +117,12 @@ def report(name: str, pyspiel, args) -> None:
         ratios = [ratio(ref, os_), ratio(comp, os_)] if field != "actions_per_game" else ["", ""]
         print(f"{label:<34}{shown[0]:>12}{shown[1]:>12}{shown[2]:>12}{ratios[0]:>8}{ratios[1]:>8}")
     if simulate_ratio:
+        games_per_s = statistics.median(simulate_games)
+        anchor_games = median("random, OpenSpiel", "games_per_s")
+        print(
+            f"simulate() random vs random, compiled: {fmt(games_per_s)} games/s"
+            + (f" ({ratio(games_per_s, anchor_games)} of OpenSpiel's random games/s)" if anchor_games else "")
+        )
         print(f"simulate() random vs random / compiled loop: {statistics.median(simulate_ratio):.2f}")
     if workers_ratio:
         print(f"simulate() workers=2 / workers=1: {statistics.median(workers_ratio):.2f}")

@@ -34,7 +34,7 @@ _CHANGE_UP, _FIRST_MOVE = 1, 2  # action slots, as in rules.py (0 is change down
 _GOING, _STANDARD, _SINODA = 0, 1, 2  # how a game stands; Result.reason words are _REASONS[end - 1]
 _REASONS = ("standard", "sinoda")
 _MAX_MIDS = MAX_VALUE - 1  # cells a path passes through before its destination
-_MAX_LEGAL_PER_PIECE = 2  # the changes; the moves are added per board
+_CHANGES_PER_PIECE = 2
 
 _PREFIX = np.frombuffer(b'{"game":"sinoda","players":', np.uint8)
 _TO_MOVE = np.frombuffer(b',"to_move":', np.uint8)
@@ -72,8 +72,11 @@ def board_tables(board: Board) -> BoardTables:
             for d, masks in routes.items():  # destinations ascending, as Board.routes keeps them
                 dest.append(d)
                 for mask in masks:
-                    passed = [c for c in range(board.size) if mask >> c & 1]
-                    mids.append(passed + [board.size] * (_MAX_MIDS - len(passed)))  # padded: always empty
+                    passed = [board.size] * _MAX_MIDS  # padded with the always empty cell
+                    for i in range(mask.bit_count()):
+                        passed[i] = (mask & -mask).bit_length() - 1  # the lowest cell left
+                        mask &= mask - 1
+                    mids += passed
                 path.append(len(mids))
             group.append(len(dest))
             most_moves = max(most_moves, len(routes))
@@ -82,19 +85,15 @@ def board_tables(board: Board) -> BoardTables:
     names = np.zeros((board.size, width), np.uint8)
     for c, e in enumerate(encoded):
         names[c, : len(e)] = np.frombuffer(e, np.uint8)
-
-    def ints(values, shape=None):
-        return np.array(values, np.int64).reshape(shape if shape else -1)
-
     return BoardTables(
         size=board.size,
-        group=ints(group),
-        dest=ints(dest),
-        path=ints(path),
-        mids=ints(mids, (-1, _MAX_MIDS)) if mids else np.zeros((0, _MAX_MIDS), np.int64),
+        group=np.array(group, np.int64),
+        dest=np.array(dest, np.int64),
+        path=np.array(path, np.int64),
+        mids=np.array(mids, np.int64).reshape(-1, _MAX_MIDS),
         names=names,
-        name_len=ints([len(e) for e in encoded]),
-        most_legal=PIECES_PER_PLAYER * (_MAX_LEGAL_PER_PIECE + most_moves),
+        name_len=np.array([len(e) for e in encoded], np.int64),
+        most_legal=PIECES_PER_PLAYER * (_CHANGES_PER_PIECE + most_moves),
     )
 
 
