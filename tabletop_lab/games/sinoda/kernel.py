@@ -77,7 +77,7 @@ def board_tables(board: Board) -> BoardTables:
                         passed[i] = (mask & -mask).bit_length() - 1  # the lowest cell left
                         mask &= mask - 1
                     mids += passed
-                path.append(len(mids))
+                path.append(len(mids) // _MAX_MIDS)
             group.append(len(dest))
             most_moves = max(most_moves, len(routes))
     encoded = [json.dumps(name).encode("ascii") for name in board.names]

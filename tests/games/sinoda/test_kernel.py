@@ -239,3 +239,25 @@ def test_the_kernel_leaves_its_inputs_alone():
     kernel.recorded_game(game, streams[0], CAP)
     assert state == before and state.history() == before.history() and state.to_json() == before.to_json()
     assert (streams == copy).all()
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 6}, {"board": "ring"}], ids=config_id)
+def test_board_tables_hold_every_path_of_the_board(options):
+    """The kernel's arrays list, for each cell and value, the board's destinations in canonical
+    order and exactly the cells each minimal path passes through (padded with the empty cell)."""
+    from tabletop_lab.games.sinoda.kernel import board_tables  # after the numba check
+
+    board = game_of(options).board
+    tables = board_tables(board)
+    empty = board.size
+    for cell in range(board.size):
+        for v in range(1, 5):
+            g = 4 * cell + v - 1
+            entries = range(tables.group[g], tables.group[g + 1])
+            assert [int(tables.dest[j]) for j in entries] == list(board.routes[cell][v])
+            for j in entries:
+                paths = tables.mids[tables.path[j] : tables.path[j + 1]]
+                assert (paths[:, v - 1 :] == empty).all()
+                masks = [sum(1 << int(c) for c in row[: v - 1]) for row in paths]
+                assert tuple(masks) == board.routes[cell][v][int(tables.dest[j])]
+    assert tables.path[-1] == len(tables.mids)
