@@ -117,11 +117,9 @@ def report(name: str, pyspiel, args) -> None:
         ratios = [ratio(ref, os_), ratio(comp, os_)] if field != "actions_per_game" else ["", ""]
         print(f"{label:<34}{shown[0]:>12}{shown[1]:>12}{shown[2]:>12}{ratios[0]:>8}{ratios[1]:>8}")
     if simulate_ratio:
-        games_per_s = statistics.median(simulate_games)
-        anchor_games = median("random, OpenSpiel", "games_per_s")
+        games, anchor_games = statistics.median(simulate_games), median("random, OpenSpiel", "games_per_s")
         print(
-            f"simulate() random vs random, compiled: {fmt(games_per_s)} games/s"
-            + (f" ({ratio(games_per_s, anchor_games)} of OpenSpiel's random games/s)" if anchor_games else "")
+            f"simulate() random vs random: {fmt(games)} games/s, {ratio(games, anchor_games)} of OpenSpiel's random games/s"
         )
         print(f"simulate() random vs random / compiled loop: {statistics.median(simulate_ratio):.2f}")
     if workers_ratio:
