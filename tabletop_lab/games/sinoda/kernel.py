@@ -4,7 +4,8 @@ Every rules config is supported: 2, 3, 4 and 6 players, both team layouts, both 
 starts, any first player, and custom boards. The board reaches the kernel as arrays built from
 ``game.board`` (``board_tables``: for each cell and value, the destinations in canonical order
 and the cells each minimal path passes through, derived from the board's adjacency), so another
-board file needs no code change here.
+board file needs no code change here. No game is left to the engine (``REPLAY``): the engine
+has no error that a random game can meet.
 
 A position is a flat int64 array (``offsets`` says where each part starts): ``owner[cell]``
 (-1 empty), ``value[cell]`` (0 empty), ``pieces[p, :count[p]]`` (each player's cells, ascending),
@@ -124,8 +125,7 @@ def offsets(size, players):
 def _complete(pos, size, players):
     """Fill the derived parts of ``pos`` (pieces, count, material, score, taken) from owner,
     value and captured."""
-    _, pieces, count, material, score, taken, captured, _ = offsets(size, players)
-    value = size + 1
+    value, pieces, count, material, score, taken, captured, _ = offsets(size, players)
     pos[size] = -1
     pos[count : count + 4 * players] = 0
     for c in range(size):
