@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_lab import load_game
+from tabletop_lab.agents import MCTSAgent
 from tabletop_lab.games.sinoda import board_data
 from tabletop_lab.kernels import CUT, FINISHED, playout_kernel, random_rollout, use_kernels
 from tabletop_lab.sim import simulate
@@ -213,6 +214,19 @@ def test_simulate_gives_the_same_rows_with_and_without_the_kernel(options):
         use_kernels(None)
     columns = [c for c in reference.columns if c != "duration_s"]
     assert compiled[columns].equals(reference[columns])
+
+
+@pytest.mark.parametrize("options, paranoid", [({}, False), ({"players": 6, "teams": "pairs"}, True)])
+def test_mcts_decides_the_same_with_and_without_the_kernel(options, paranoid):
+    game = game_of(options)
+    state = python_game(game, seeds(1, game.num_players, 4)[0], cap=40)  # early: the game goes on
+    compiled = MCTSAgent(seed=4, iterations=60, paranoid=paranoid).analyse(state)
+    use_kernels(False)
+    try:
+        reference = MCTSAgent(seed=4, iterations=60, paranoid=paranoid).analyse(state)
+    finally:
+        use_kernels(None)
+    assert compiled == reference
 
 
 def test_every_config_is_supported_and_kernels_switch_off():
