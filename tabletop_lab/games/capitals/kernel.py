@@ -799,9 +799,10 @@ def _play(pos, rules, streams, budget, legal, scratch, actions):
 
 
 @njit
-def _random_games(start, rules, streams, max_actions, finals, counts, scores):
+def _random_games(start, rules, streams, max_actions, finals, counts, scores, text):
     """One game per row of ``streams`` from ``start``: final states into ``finals``, turns,
-    moves and actions into ``counts``, the players' game points into ``scores``."""
+    moves and actions into ``counts``, the players' game points into ``scores``, the final
+    position's JSON into ``text`` (its length in ``counts[:, 3]``, 0 for a game cut mid-turn)."""
     legal = np.empty(_LEGAL_ROOM, np.int64)
     scratch = np.empty(_SCRATCH, np.int64)
     no_record = np.empty(0, np.int64)
@@ -812,6 +813,7 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores):
         for team in range(2):
             points = _game_points(pos, rules, team)
             scores[g, team] = scores[g, team + 2] = points
+        counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
 
 
 @njit
@@ -875,6 +877,134 @@ def _rollout(pos, rules, budget, stream):
     if pos[_WINNERS] >= 0:
         return pos[_WINNERS], 0.0, stream
     return -1, _white_score(pos, rules), stream
+
+
+# ----------------------------------------------------------------------------- the position JSON
+
+_WORDS = (
+    '{"game":"capitals","cycle":', ',"slot":', ',"actor":', ',"extra_turn":', ',"transfers":',
+    ',"pending_sacrifice":', ',"releases":[', '],"altar_filled":[', '],"eliminated":[', '],"pieces":[',
+    '],"cages":[', '],"altars":[', '],"removed":[', "]}", "false", "true", "null",
+)  # fmt: skip
+_WORD_BYTES = np.frombuffer("".join(_WORDS).encode(), np.uint8)
+_WORD_START = np.cumsum([0, *map(len, _WORDS)]).astype(np.int64)
+_FALSE, _TRUE, _NULL = 14, 15, 16
+_NAME_BYTES = np.frombuffer("".join(SQUARE_NAMES).encode(), np.uint8)
+_JSON_ROOM = 2048  # the longest position is under 1,400 characters
+
+
+@njit
+def _word(out, at, i):
+    for k in range(_WORD_START[i], _WORD_START[i + 1]):
+        out[at] = _WORD_BYTES[k]
+        at += 1
+    return at
+
+
+@njit
+def _number(out, at, value):
+    """``value`` (>= 0) in decimal at ``out[at]``; the position after it."""
+    digits = 1
+    while value >= 10**digits:
+        digits += 1
+    for d in range(digits - 1, -1, -1):
+        out[at + d] = 48 + value % 10
+        value //= 10
+    return at + digits
+
+
+@njit
+def _char(out, at, c):
+    out[at] = c
+    return at + 1
+
+
+@njit
+def _numbers(out, at, pos, first, n):
+    """``pos[first:first + n]`` as JSON numbers separated by commas."""
+    for i in range(n):
+        if i:
+            at = _char(out, at, 44)
+        at = _number(out, at, pos[first + i])
+    return at
+
+
+@njit
+def _lists(out, at, pos, counts, lists):
+    """The four queues at ``lists`` (lengths at ``counts``) as ``[..],[..],[..],[..]``."""
+    for p in range(4):
+        if p:
+            at = _char(out, at, 44)
+        at = _char(out, at, 91)
+        at = _numbers(out, at, pos, lists + _QUEUE * p, pos[counts + p])
+        at = _char(out, at, 93)
+    return at
+
+
+@njit
+def _bools(out, at, pos, first):
+    for i in range(4):
+        if i:
+            at = _char(out, at, 44)
+        at = _word(out, at, _TRUE if pos[first + i] else _FALSE)
+    return at
+
+
+@njit
+def _write_json(pos, out):
+    """``CapitalsState.to_json()`` of ``pos`` (a position: no turn in progress) as ASCII in
+    ``out``; its length."""
+    at = _word(out, 0, 0)
+    at = _number(out, at, pos[_CYCLE])
+    at = _word(out, at, 1)
+    at = _number(out, at, pos[_SLOT])
+    at = _word(out, at, 2)
+    at = _number(out, at, pos[_ACTOR])
+    at = _word(out, at, 3)
+    at = _word(out, at, _TRUE if pos[_EXTRA] else _FALSE)
+    at = _word(out, at, 4)
+    at = _number(out, at, pos[_TRANSFERS])
+    at = _word(out, at, 5)
+    at = _word(out, at, _TRUE if pos[_PENDING] else _FALSE)
+    at = _word(out, at, 6)
+    for i in range(pos[_RELEASE_N]):
+        if i:
+            at = _char(out, at, 44)
+        at = _char(out, at, 91)
+        at = _numbers(out, at, pos, _RELEASES + 2 * i, 2)
+        at = _char(out, at, 93)
+    at = _word(out, at, 7)
+    at = _bools(out, at, pos, _FILLED)
+    at = _word(out, at, 8)
+    at = _bools(out, at, pos, _ELIMINATED)
+    at = _word(out, at, 9)
+    first = True
+    for square in range(64):
+        code = pos[square]
+        if code == 0:
+            continue
+        if not first:
+            at = _char(out, at, 44)
+        first = False
+        at = _char(out, at, 91)
+        at = _char(out, at, 34)
+        at = _char(out, at, _NAME_BYTES[2 * square])
+        at = _char(out, at, _NAME_BYTES[2 * square + 1])
+        at = _char(out, at, 34)
+        at = _char(out, at, 44)
+        at = _number(out, at, _OWNER[code])
+        at = _char(out, at, 44)
+        at = _number(out, at, _CONTROLLER[code])
+        at = _char(out, at, 44)
+        at = _number(out, at, _TOP[code]) if _IS_RAM[code] else _word(out, at, _NULL)
+        at = _char(out, at, 93)
+    at = _word(out, at, 10)
+    at = _lists(out, at, pos, _CAGE_N, _CAGES)
+    at = _word(out, at, 11)
+    at = _lists(out, at, pos, _ALTAR_N, _ALTARS)
+    at = _word(out, at, 12)
+    at = _numbers(out, at, pos, _REMOVED, 4)
+    return _word(out, at, 13)
 
 
 # ----------------------------------------------------------------------------- the Python side
@@ -964,10 +1094,8 @@ def state_of(game: CapitalsGame, pos: np.ndarray) -> CapitalsState:
 
 
 def _final(game: CapitalsGame, pos: np.ndarray) -> str:
-    """What ``simulate`` records of a final state: the position's canonical JSON, or the turn's
-    snapshot when the game was cut mid-turn."""
-    state = state_of(game, pos)
-    return canonical_json(state.snapshot()) if state.mid_turn() else state.to_json()
+    """What ``simulate`` records of a game cut mid-turn: the engine's snapshot of the turn."""
+    return canonical_json(state_of(game, pos).snapshot())
 
 
 class CapitalsKernel:
@@ -979,10 +1107,15 @@ class CapitalsKernel:
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
         n = len(streams)
         finals = np.empty((n, SIZE), np.int64)
-        counts = np.empty((n, 3), np.int32)
+        counts = np.empty((n, 4), np.int32)
         scores = np.empty((n, 4), np.int64)
+        text = np.zeros((n, _JSON_ROOM), np.uint8)
         start = flat(game.new_initial_state())
-        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores)
+        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores, text)
+        width = int(counts[:, 3].max(initial=1))
+        final = text[:, :width].copy().view(f"S{width}")[:, 0]
+        if not counts[:, 3].all():  # games cut mid-turn: the engine's snapshot of the turn so far
+            final = np.array([_final(game, finals[g]).encode() if counts[g, 3] == 0 else final[g] for g in range(n)])
         winners = finals[:, _WINNERS]
         reason = finals[:, _REASON].astype(np.int8)
         outcome = np.where(winners < 0, CUT, np.where(reason == 2, RULE_CAP, FINISHED)).astype(np.int8)
@@ -995,7 +1128,7 @@ class CapitalsKernel:
             n_turns=counts[:, 0].copy(),
             n_moves=counts[:, 1].copy(),
             n_actions=counts[:, 2].copy(),
-            final=[_final(game, pos) for pos in finals],
+            final=final,
         )
 
     def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[CapitalsState, list[int]]:
