@@ -44,7 +44,6 @@ from .geometry import (
     OWNER,
     PASS_TURN,
     PASS_TURN_ID,
-    RELEASE,
     RELEASE_ID,
     RELEASE_ORDER,
     SACRIFICE,
