@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core import Game
 from .registry import list_games, load_game
+from .serve import MAX_KERNELS, PREHEAT
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +114,9 @@ def _serve(args: argparse.Namespace) -> int:
     from .serve import serve  # Voila and its app notebooks are only needed here
 
     try:
-        return serve(port=args.port, open_browser=not args.no_browser, max_kernels=args.max_kernels)
+        return serve(
+            port=args.port, open_browser=not args.no_browser, max_kernels=args.max_kernels, preheat=args.preheat
+        )
     except OSError as exc:
         print(f"tabletop-lab serve: error: {exc}", file=sys.stderr)
         return 1
@@ -172,7 +175,18 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_positive, default=8866, help="port on 127.0.0.1 (default 8866)")
     serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
     serve.add_argument(
-        "--max-kernels", type=_positive, default=8, help="apps running at once; one more gets a busy page (default 8)"
+        "--max-kernels",
+        type=_positive,
+        default=MAX_KERNELS,
+        help=f"apps running at once; one more gets a busy page (default {MAX_KERNELS})",
+    )
+    serve.add_argument(
+        "--preheat",
+        type=_int,
+        choices=range(9),
+        metavar="{0..8}",
+        default=PREHEAT,
+        help=f"kernels kept ready per app so that it opens at once, ~150 MB each (default {PREHEAT}; 0: none)",
     )
     serve.set_defaults(command=_serve, name="serve")
     return parser

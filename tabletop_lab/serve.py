@@ -2,11 +2,18 @@
 
 Voila runs each app notebook in its own kernel and shows only its outputs. The server serves
 the apps folder as its tree, from the repository root so that Voila reads the root
-``voila.json`` (code hidden, tracebacks shown, a cell timeout). It is Voila guarded against
+``voila.json`` (code hidden, tracebacks shown). It is Voila guarded against
 other websites (``tabletop_lab.appserver``): foreign ``Host`` headers are refused (DNS
 rebinding), other sites' pages cannot start apps in the background, at most ``MAX_KERNELS``
 apps run at once (one more gets a "busy, try again" page, HTTP 503), and kernels left without
-a page are culled after ``CULL_IDLE_TIMEOUT`` seconds. :func:`voila_command` is the
+a page are culled after ``CULL_IDLE_TIMEOUT`` seconds.
+
+Apps open in about a second because their kernels are **preheated**: the server keeps
+``PREHEAT`` started kernels per app, each having run its notebook up to the cell that needs the
+page's request (a Play app's shared link: ``tabletop_lab.widgets.links.page_query``), and hands
+one to the next visitor; the pool refills in the background. Waiting kernels cost about 150 MB
+each and do not count against the cap. ``voila.json`` sets no cell timeout, since a preheated
+kernel waits for its visitor inside a cell. :func:`voila_command` is the
 one place the command-line flags live; :func:`serve` runs it in the foreground. The gallery, the landing page
 that links every app, is ``/voila/render/index.ipynb``: Voila's own root page ``/`` is a plain
 file list and cannot be redirected, so ``serve`` prints (and optionally opens) the gallery URL.
@@ -45,6 +52,9 @@ CULL_INTERVAL = 30
 #: Apps (kernels, about 100 MB each) running at once; the next one gets a "busy" page.
 #: (The same default as ``tabletop_lab.appserver.MAX_KERNELS``, which imports Voila.)
 MAX_KERNELS = 8
+
+#: Kernels kept started and waiting for a visitor, per app (0: start one when the app opens).
+PREHEAT = 1
 
 
 @dataclass(frozen=True)
@@ -111,13 +121,18 @@ def landing_url(port: int) -> str:
 
 
 def voila_command(
-    port: int = 8866, *, open_browser: bool = False, root: Path | str | None = None, max_kernels: int = MAX_KERNELS
+    port: int = 8866,
+    *,
+    open_browser: bool = False,
+    root: Path | str | None = None,
+    max_kernels: int = MAX_KERNELS,
+    preheat: int = PREHEAT,
 ) -> list[str]:
     """The command that serves the apps; run it with the repository root as working directory.
 
     The server (``tabletop_lab.appserver``, Voila with guards) listens on 127.0.0.1 only, on
     exactly ``port`` (it fails rather than take another), and runs at most ``max_kernels``
-    apps at once. ``disable_check_xsrf`` lets the page's shutdown request through when a tab
+    apps at once, with ``preheat`` kernels waiting per app. ``disable_check_xsrf`` lets the page's shutdown request through when a tab
     closes (otherwise refused for lack of an XSRF token, leaving one kernel per closed tab,
     voila #1458); culling then shuts kernels that stay idle with no page attached.
     ``open_browser`` opens Voila's root file list; :func:`serve` opens the gallery instead.
@@ -126,6 +141,8 @@ def voila_command(
         raise ValueError(f"port must be an int in 1..65535, got {port!r}")
     if type(max_kernels) is not int or not 1 <= max_kernels <= 1000:
         raise ValueError(f"max_kernels must be an int in 1..1000, got {max_kernels!r}")
+    if type(preheat) is not int or not 0 <= preheat <= 8:
+        raise ValueError(f"preheat must be an int in 0..8, got {preheat!r}")
     return [
         sys.executable,
         "-m",
@@ -139,16 +156,21 @@ def voila_command(
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
         f"--CappedKernelManager.max_kernels={max_kernels}",
+        f"--VoilaConfiguration.preheat_kernel={preheat > 0}",
+        "--VoilaConfiguration.default_pool_size=0",  # the server fills the pools itself, the gallery first
+        f"--GuardedVoila.preheat={preheat}",
+        f"--GuardedVoila.landing={LANDING}",
     ]
 
 
-def serve(port: int = 8866, open_browser: bool = False, max_kernels: int = MAX_KERNELS) -> int:
+def serve(port: int = 8866, open_browser: bool = False, max_kernels: int = MAX_KERNELS, preheat: int = PREHEAT) -> int:
     """Run the Voila server in the foreground until Ctrl-C; return its exit code.
 
     Prints the gallery's URL once the server listens and, with ``open_browser``, opens it in
-    the default web browser. At most ``max_kernels`` apps run at once.
+    the default web browser. At most ``max_kernels`` apps run at once; ``preheat`` kernels per
+    app wait for a visitor.
     """
-    command = voila_command(port, max_kernels=max_kernels)
+    command = voila_command(port, max_kernels=max_kernels, preheat=preheat)
     if _port_taken(port):
         raise OSError(f"port {port} on 127.0.0.1 is in use; pick another with --port")
     proc = subprocess.Popen(command, cwd=ROOT)

@@ -8,6 +8,7 @@ them. Each game plugs into the generic board through ``games/<game>/board.py``, 
 from ..board_adapter import BoardAdapter, load_adapter, register_adapter
 from .animation import animate_move
 from .board import Board
+from .links import page_query
 from .replay import ReplayViewer
 from .simulation import SimulationPanel
 
@@ -18,5 +19,6 @@ __all__ = [
     "SimulationPanel",
     "animate_move",
     "load_adapter",
+    "page_query",
     "register_adapter",
 ]

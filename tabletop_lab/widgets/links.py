@@ -15,12 +15,13 @@ the same move. Only what differs from the defaults is written::
 from __future__ import annotations
 
 import json
+import os
 from urllib.parse import parse_qs, urlencode
 
 from ..core import Game
 from ..registry import game_class
 
-__all__ = ["parse_query", "share_query"]
+__all__ = ["page_query", "parse_query", "share_query"]
 
 _FIELDS = ("game", "position", "move", "at")
 
@@ -39,6 +40,21 @@ def share_query(game: Game, position: str | None, moves: list[str], at: int) -> 
     if at != len(moves):
         fields.append(("at", str(at)))
     return urlencode(fields)
+
+
+def page_query() -> str:
+    """The query of the page this app was opened with; empty outside Voila.
+
+    Voila gives a kernel its request's query in ``QUERY_STRING``. A preheated kernel (started
+    and run up to this call before anyone asked for the app) learns it only when a visitor
+    arrives: ``voila.utils.get_query_string`` waits for that moment, so the cells above this
+    call run ahead of the visitor and those below run with their link.
+    """
+    if os.environ.get("VOILA_PREHEAT") == "True":
+        from voila.utils import get_query_string
+
+        return get_query_string() or ""
+    return os.environ.get("QUERY_STRING", "")
 
 
 def parse_query(query: str) -> dict:

@@ -29,6 +29,7 @@ from tabletop_lab import load_game
 from tabletop_lab.render import figure_png
 from tabletop_lab.serve import LANDING, list_apps
 from tabletop_lab.widgets import load_adapter
+from tabletop_lab.widgets.links import share_query
 
 pytestmark = pytest.mark.browser
 
@@ -173,6 +174,26 @@ def test_gallery_links_every_app(page: Page, voila_url, artifacts, record_timing
 
 
 # ----------------------------------------------------------------------------- play
+
+
+def test_a_shared_link_opens_the_play_app_at_its_move(page: Page, voila_url, record_timing):
+    """The link a teacher copies ("Link to this position") opens the app on that game at that
+    move; the app's kernel was started before the link was asked for (preheated), so the link
+    reaches it only through ``page_query``."""
+    game = load_game("cross_endodoi", seeds_per_hole=6)
+    state = game.new_initial_state()
+    for move in ("2", "8"):
+        state.apply_move(move)
+    link = share_query(game, None, ["2", "8"], 2)
+    started = time.perf_counter()
+    page.goto(app_url(voila_url, "play_cross_endodoi.ipynb") + "?" + link, timeout=GOTO_MS)
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    record_timing("play app: shared link to board drawn", time.perf_counter() - started)
+    expect_no_cell_errors(page)
+    expect(board.locator(".tl-position input")).to_have_value(state.notation())
+    expect(board.locator(".tl-moves option")).to_have_count(3)  # the start and two moves
+    expect(board.locator(".tl-status")).to_contain_text("South to move")
 
 
 def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing):

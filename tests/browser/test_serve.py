@@ -20,7 +20,7 @@ import pytest
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from tabletop_lab.serve import CULL_IDLE_TIMEOUT, MAX_KERNELS, AppInfo, apps_dir, list_apps, voila_command
+from tabletop_lab.serve import CULL_IDLE_TIMEOUT, MAX_KERNELS, PREHEAT, AppInfo, apps_dir, list_apps, voila_command
 
 
 def write_notebook(path: Path, meta: dict | None) -> None:
@@ -59,6 +59,16 @@ def test_voila_command_runs_the_guarded_server_with_a_kernel_cap_and_quick_culli
     assert "--CappedKernelManager.max_kernels=2" in voila_command(9123, root=root, max_kernels=2)
     assert f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}" in command
     assert CULL_IDLE_TIMEOUT <= 180  # kernels a foreign page started go within minutes, not 10
+
+
+def test_voila_command_preheats_a_kernel_per_app_unless_told_not_to(root):
+    command = voila_command(9123, root=root)
+    assert f"--GuardedVoila.preheat={PREHEAT}" in command and PREHEAT >= 1
+    assert "--VoilaConfiguration.preheat_kernel=True" in command
+    assert "--VoilaConfiguration.preheat_kernel=False" in voila_command(9123, root=root, preheat=0)
+    for preheat in (-1, 9, 1.0, "1"):
+        with pytest.raises(ValueError, match="preheat must be an int"):
+            voila_command(9123, root=root, preheat=preheat)
 
 
 @pytest.mark.parametrize("max_kernels", [0, -1, 1.5, True, "8", 10_000])
@@ -135,6 +145,11 @@ def server(tmp_path_factory, start_voila):
     write_code_notebook(apps / "index.ipynb", "print('gallery page')")
     write_code_notebook(
         apps / "app.ipynb", "SOURCE_ONLY = 1\nprint('app ' + 'page')", {"title": "A", "description": "a", "game": "g"}
+    )
+    write_code_notebook(
+        apps / "linked.ipynb",
+        "from tabletop_lab.widgets.links import page_query\nprint('query: ' + page_query())",
+        {"title": "L", "description": "l", "game": "g"},
     )
     write_code_notebook(root / "notebooks" / "outside.ipynb", "print('outside ' + 'page')")
     (root / "private.txt").write_text("private words")
@@ -326,10 +341,22 @@ def test_the_contents_api_lists_apps_without_their_sources(server):
     assert "SOURCE_ONLY" not in request(server["url"], "/voila/api/contents/?content=1")[2]
 
 
-def test_the_serve_command_takes_a_kernel_cap():
+def test_a_preheated_app_learns_its_pages_query(server):
+    """The app's kernel ran before the request (a pool's kernel); ``page_query`` still gets the link."""
+    url = server["url"]
+    status, _, page = request(url, "/voila/render/linked.ipynb?game=g&move=2")
+    assert status == 200 and "query: game=g&amp;move=2" in page
+    shut_down(url, page)
+
+
+def test_the_serve_command_takes_a_kernel_cap_and_a_preheat():
     from tabletop_lab.cli import _parser
 
     assert _parser().parse_args(["serve", "--max-kernels", "3"]).max_kernels == 3
     assert _parser().parse_args(["serve"]).max_kernels == MAX_KERNELS
     with pytest.raises(SystemExit):
         _parser().parse_args(["serve", "--max-kernels", "0"])
+    assert _parser().parse_args(["serve"]).preheat == PREHEAT
+    assert _parser().parse_args(["serve", "--preheat", "0"]).preheat == 0
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["serve", "--preheat", "9"])
