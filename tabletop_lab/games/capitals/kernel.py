@@ -186,8 +186,11 @@ _RELEASE_ID = np.array(RELEASE_ID, np.int64)
 
 _SEGMENT = 160  # room for one kind of main action: a team controls at most 18 units, 8 each
 _LEGAL_ROOM = 3 * _SEGMENT
-_SCRATCH = 48  # captured owners (at most 35) at 0, entered players at _ENTERED
-_ENTERED = 44
+# What a main action did, for its resolution (``_resolve``), kept in a small ``scratch`` array
+# rather than passed as arguments: numba compiles a function again for each constant argument.
+_ENTERED = 40  # captured owners (at most 35) at 0, the players whose Capitals were entered here
+_CAPTURED_N, _ENTERED_N, _PASSED, _ATTACKING = 44, 45, 46, 47
+_SCRATCH = 48
 
 # ----------------------------------------------------------------------------- small helpers
 
@@ -422,22 +425,30 @@ def _legal(pos, rules, legal):
 
 
 @njit
-def _enter(pos, square, team, scratch, entered):
-    """``CapitalsState._entered`` for one square: add its Capital's player to the ``entered`` in
-    ``scratch`` if a unit of ``team`` arriving there eliminates them; the new count."""
+def _capture(scratch, owner):
+    scratch[scratch[_CAPTURED_N]] = owner
+    scratch[_CAPTURED_N] += 1
+
+
+@njit
+def _enter(pos, square, team, scratch):
+    """``CapitalsState._entered`` for one square: note its Capital's player as entered if a unit
+    of ``team`` arriving there eliminates them."""
     player = _CAPITAL_OWNER[square]
     if player < 0 or player & 1 == team or pos[_ELIMINATED + player]:
-        return entered
+        return
+    entered = scratch[_ENTERED_N]
     for i in range(entered):
         if scratch[_ENTERED + i] == player:
-            return entered
+            return
     scratch[_ENTERED + entered] = player
-    return entered + 1
+    scratch[_ENTERED_N] = entered + 1
 
 
 @njit
 def _apply(pos, rules, action, scratch):
     """``CapitalsState._apply``."""
+    scratch[_CAPTURED_N] = scratch[_ENTERED_N] = scratch[_PASSED] = 0
     kind = _KIND[action]
     target = _TARGET[action]
     if kind == HOP:
@@ -457,11 +468,11 @@ def _apply(pos, rules, action, scratch):
     elif kind == PASS_TURN:
         _pass_turn(pos, rules, scratch)
     elif kind == SKIP:
-        _resolve(pos, rules, scratch, 0, 0, False)
+        _resolve(pos, rules, scratch)
     elif kind == SACRIFICE:
         _sacrifice(pos, rules, target)
     else:
-        _release(pos, rules, target)
+        _release(pos, rules, target, scratch)
 
 
 @njit
@@ -471,7 +482,8 @@ def _step(pos, rules, origin, target, scratch):
     if other:  # onto an allied single: a Ram, controlled by the bottom piece's controller (3.1)
         code = other + 16 * (_OWNER[code] + 1)
     pos[target] = code
-    _resolve(pos, rules, scratch, 0, _enter(pos, target, _TEAM[code], scratch, 0), False)
+    _enter(pos, target, _TEAM[code], scratch)
+    _resolve(pos, rules, scratch)
 
 
 @njit
@@ -484,7 +496,8 @@ def _dismantle(pos, rules, ram, target, scratch):
         controller = top if not pos[_ELIMINATED + top] else top ^ 2
     pos[ram] = _BOTTOM[code]
     pos[target] = _code(top, controller)
-    _resolve(pos, rules, scratch, 0, _enter(pos, target, controller & 1, scratch, 0), False)
+    _enter(pos, target, controller & 1, scratch)
+    _resolve(pos, rules, scratch)
 
 
 @njit
@@ -495,17 +508,14 @@ def _jump(pos, rules, origin, landing, scratch):
     team = pos[_ACTOR] & 1
     friendly = _TEAM[other] == team
     if _IS_RAM[code]:  # a Ram's single jump (3.3)
-        captured = 0
         if not friendly:
             if _IS_RAM[other]:
-                scratch[0], scratch[1] = _TOP[other], _OWNER[other]
-                captured = 2
-            else:
-                scratch[0] = _OWNER[other]
-                captured = 1
+                _capture(scratch, _TOP[other])
+            _capture(scratch, _OWNER[other])
             pos[over] = 0
         pos[origin], pos[landing] = 0, code
-        _resolve(pos, rules, scratch, captured, _enter(pos, landing, team, scratch, 0), False)
+        _enter(pos, landing, team, scratch)
+        _resolve(pos, rules, scratch)
         return
     pos[_CHAIN] = 1
     pos[_CH_START] = pos[_CH_AT] = origin
@@ -543,21 +553,19 @@ def _leap(pos, rules, over, landing, scratch):
 @njit
 def _end_chain(pos, rules, scratch):
     pos[_CHAIN] = 0
-    captured = pos[_CAPTURE_N]
-    for i in range(captured):
+    for i in range(pos[_CAPTURE_N]):
         c = _CAPTURES + 3 * i
         if not rules[_IMMEDIATE]:  # captured pieces leave together at the end (3.2, rule 4)
             square = pos[c]
             pos[square] = _BOTTOM[pos[square]] if pos[c + 1] else 0
-        scratch[i] = pos[c + 2]
+        _capture(scratch, pos[c + 2])
     team = pos[_ACTOR] & 1
-    entered = 0
     if rules[_FINAL_SQUARE]:
-        entered = _enter(pos, pos[_CH_AT], team, scratch, 0)
+        _enter(pos, pos[_CH_AT], team, scratch)
     else:
         for i in range(pos[_CH_N]):
-            entered = _enter(pos, pos[_LANDINGS + i], team, scratch, entered)
-    _resolve(pos, rules, scratch, captured, entered, False)
+            _enter(pos, pos[_LANDINGS + i], team, scratch)
+    _resolve(pos, rules, scratch)
 
 
 @njit
@@ -569,13 +577,15 @@ def _pass_turn(pos, rules, scratch):
     else:
         _push_altar(pos, actor, piece)
         pos[_FILLED + actor] = 1
-    _resolve(pos, rules, scratch, 0, 0, True)
+    scratch[_PASSED] = 1
+    _resolve(pos, rules, scratch)
 
 
 @njit
-def _resolve(pos, rules, scratch, captured, entered, passed):
-    """``CapitalsState._resolve``: the ``captured`` owners and ``entered`` players are in ``scratch``."""
+def _resolve(pos, rules, scratch):
+    """``CapitalsState._resolve`` of what the main action noted in ``scratch``."""
     actor = pos[_ACTOR]
+    captured, entered = scratch[_CAPTURED_N], scratch[_ENTERED_N]
     if captured:
         hunger = pos[_CYCLE] % 4 == 0
         for i in range(captured):
@@ -620,7 +630,8 @@ def _resolve(pos, rules, scratch, captured, entered, passed):
             _drop_unplaceable(pos)
             if pos[_RELEASE_N]:
                 return
-    _after_releases(pos, rules, attacking, passed)
+    scratch[_ATTACKING] = attacking
+    _after_releases(pos, rules, scratch)
 
 
 @njit
@@ -656,18 +667,20 @@ def _place(pos, square):
 
 
 @njit
-def _release(pos, rules, square):
+def _release(pos, rules, square, scratch):
     _place(pos, square)
     _drop_unplaceable(pos)
     if not pos[_RELEASE_N]:
-        _after_releases(pos, rules, rules[_ELIMINATION_ATTACKS] != 0, False)
+        scratch[_ATTACKING] = rules[_ELIMINATION_ATTACKS]
+        _after_releases(pos, rules, scratch)
 
 
 @njit
-def _after_releases(pos, rules, attacking, passed):
+def _after_releases(pos, rules, scratch):
     """The Hunger sacrifice (5.2), then the next turn (section 2, step 4)."""
     actor = pos[_ACTOR]
-    if pos[_CYCLE] % 4 == 0 and not attacking and not pos[_FILLED + actor]:
+    passed = scratch[_PASSED]
+    if pos[_CYCLE] % 4 == 0 and not scratch[_ATTACKING] and not pos[_FILLED + actor]:
         if pos[_CAGE_N + actor]:
             _push_altar(pos, actor, _pop_cage(pos, actor))
             pos[_FILLED + actor] = 1
@@ -690,7 +703,7 @@ def _sacrifice(pos, rules, square):
         pos[square] = 0
     pos[_FILLED + actor] = 1
     pos[_PENDING] = 0
-    passed = pos[_PASS_PENDING] != 0
+    passed = pos[_PASS_PENDING]
     pos[_PASS_PENDING] = 0
     if not _check_end(pos):
         _advance(pos, rules, passed)
@@ -838,9 +851,10 @@ def _white_score(pos, rules):
                 material0 += worth
     cages0 = pos[_CAGE_N] + pos[_CAGE_N + 2]
     cages1 = pos[_CAGE_N + 1] + pos[_CAGE_N + 3]
-    altars0 = altars1 = 0
+    altars = np.zeros(2, np.int64)
     if not rules[_WINNER_ONLY]:
-        altars0, altars1 = _game_points(pos, rules, 0), _game_points(pos, rules, 1)
+        for team in range(2):
+            altars[team] = _game_points(pos, rules, team)
     danger = np.zeros(2, np.int64)
     out = np.zeros(2, np.int64)
     for player in range(4):
@@ -855,7 +869,7 @@ def _white_score(pos, rules):
     return (
         (material0 - material1) / 6
         + (cages0 - cages1) / 12
-        + (altars0 - altars1) / 12
+        + (altars[0] - altars[1]) / 12
         + (out[1] - out[0]) * 0.6
         + (danger[1] - danger[0]) / 10
     )
@@ -890,6 +904,20 @@ _WORD_START = np.cumsum([0, *map(len, _WORDS)]).astype(np.int64)
 _FALSE, _TRUE, _NULL = 14, 15, 16
 _NAME_BYTES = np.frombuffer("".join(SQUARE_NAMES).encode(), np.uint8)
 _JSON_ROOM = 2048  # the longest position is under 1,400 characters
+_COMMA, _OPEN, _CLOSE, _QUOTE = 44, 91, 93, 34
+# What follows each of the first 13 words: a kind of value, where it is in the state (and where
+# the entries of the queues are). A table rather than 13 calls with constant arguments: numba
+# compiles a function again for each constant argument.
+_NUMBER, _BOOL, _RELEASE_LIST, _FOUR_BOOLS, _PIECES, _QUEUES, _FOUR_NUMBERS = range(7)
+_JSON_FIELDS = np.array(
+    [
+        (_NUMBER, _CYCLE, 0), (_NUMBER, _SLOT, 0), (_NUMBER, _ACTOR, 0), (_BOOL, _EXTRA, 0),
+        (_NUMBER, _TRANSFERS, 0), (_BOOL, _PENDING, 0), (_RELEASE_LIST, _RELEASES, 0), (_FOUR_BOOLS, _FILLED, 0),
+        (_FOUR_BOOLS, _ELIMINATED, 0), (_PIECES, 0, 0), (_QUEUES, _CAGE_N, _CAGES), (_QUEUES, _ALTAR_N, _ALTARS),
+        (_FOUR_NUMBERS, _REMOVED, 0),
+    ],
+    np.int64,
+)  # fmt: skip
 
 
 @njit
@@ -913,39 +941,19 @@ def _number(out, at, value):
 
 
 @njit
-def _char(out, at, c):
-    out[at] = c
-    return at + 1
-
-
-@njit
-def _numbers(out, at, pos, first, n):
-    """``pos[first:first + n]`` as JSON numbers separated by commas."""
+def _numbers(out, at, pos, first, n, brackets):
+    """``pos[first:first + n]`` as JSON numbers separated by commas, in brackets if asked."""
+    if brackets:
+        out[at] = _OPEN
+        at += 1
     for i in range(n):
         if i:
-            at = _char(out, at, 44)
+            out[at] = _COMMA
+            at += 1
         at = _number(out, at, pos[first + i])
-    return at
-
-
-@njit
-def _lists(out, at, pos, counts, lists):
-    """The four queues at ``lists`` (lengths at ``counts``) as ``[..],[..],[..],[..]``."""
-    for p in range(4):
-        if p:
-            at = _char(out, at, 44)
-        at = _char(out, at, 91)
-        at = _numbers(out, at, pos, lists + _QUEUE * p, pos[counts + p])
-        at = _char(out, at, 93)
-    return at
-
-
-@njit
-def _bools(out, at, pos, first):
-    for i in range(4):
-        if i:
-            at = _char(out, at, 44)
-        at = _word(out, at, _TRUE if pos[first + i] else _FALSE)
+    if brackets:
+        out[at] = _CLOSE
+        at += 1
     return at
 
 
@@ -953,57 +961,56 @@ def _bools(out, at, pos, first):
 def _write_json(pos, out):
     """``CapitalsState.to_json()`` of ``pos`` (a position: no turn in progress) as ASCII in
     ``out``; its length."""
-    at = _word(out, 0, 0)
-    at = _number(out, at, pos[_CYCLE])
-    at = _word(out, at, 1)
-    at = _number(out, at, pos[_SLOT])
-    at = _word(out, at, 2)
-    at = _number(out, at, pos[_ACTOR])
-    at = _word(out, at, 3)
-    at = _word(out, at, _TRUE if pos[_EXTRA] else _FALSE)
-    at = _word(out, at, 4)
-    at = _number(out, at, pos[_TRANSFERS])
-    at = _word(out, at, 5)
-    at = _word(out, at, _TRUE if pos[_PENDING] else _FALSE)
-    at = _word(out, at, 6)
-    for i in range(pos[_RELEASE_N]):
-        if i:
-            at = _char(out, at, 44)
-        at = _char(out, at, 91)
-        at = _numbers(out, at, pos, _RELEASES + 2 * i, 2)
-        at = _char(out, at, 93)
-    at = _word(out, at, 7)
-    at = _bools(out, at, pos, _FILLED)
-    at = _word(out, at, 8)
-    at = _bools(out, at, pos, _ELIMINATED)
-    at = _word(out, at, 9)
-    first = True
-    for square in range(64):
-        code = pos[square]
-        if code == 0:
-            continue
-        if not first:
-            at = _char(out, at, 44)
-        first = False
-        at = _char(out, at, 91)
-        at = _char(out, at, 34)
-        at = _char(out, at, _NAME_BYTES[2 * square])
-        at = _char(out, at, _NAME_BYTES[2 * square + 1])
-        at = _char(out, at, 34)
-        at = _char(out, at, 44)
-        at = _number(out, at, _OWNER[code])
-        at = _char(out, at, 44)
-        at = _number(out, at, _CONTROLLER[code])
-        at = _char(out, at, 44)
-        at = _number(out, at, _TOP[code]) if _IS_RAM[code] else _word(out, at, _NULL)
-        at = _char(out, at, 93)
-    at = _word(out, at, 10)
-    at = _lists(out, at, pos, _CAGE_N, _CAGES)
-    at = _word(out, at, 11)
-    at = _lists(out, at, pos, _ALTAR_N, _ALTARS)
-    at = _word(out, at, 12)
-    at = _numbers(out, at, pos, _REMOVED, 4)
-    return _word(out, at, 13)
+    at = 0
+    for field in range(len(_JSON_FIELDS)):
+        at = _word(out, at, field)
+        kind, first, entries = _JSON_FIELDS[field, 0], _JSON_FIELDS[field, 1], _JSON_FIELDS[field, 2]
+        if kind == _NUMBER:
+            at = _number(out, at, pos[first])
+        elif kind == _BOOL:
+            at = _word(out, at, _TRUE if pos[first] else _FALSE)
+        elif kind == _FOUR_BOOLS:
+            for i in range(4):
+                if i:
+                    out[at] = _COMMA
+                    at += 1
+                at = _word(out, at, _TRUE if pos[first + i] else _FALSE)
+        elif kind == _FOUR_NUMBERS:
+            at = _numbers(out, at, pos, first, 4, False)
+        elif kind == _RELEASE_LIST:
+            for i in range(pos[_RELEASE_N]):
+                if i:
+                    out[at] = _COMMA
+                    at += 1
+                at = _numbers(out, at, pos, first + 2 * i, 2, True)
+        elif kind == _QUEUES:
+            for p in range(4):
+                if p:
+                    out[at] = _COMMA
+                    at += 1
+                at = _numbers(out, at, pos, entries + _QUEUE * p, pos[first + p], True)
+        else:  # the pieces, in square order
+            for square in range(64):
+                code = pos[square]
+                if code == 0:
+                    continue
+                if out[at - 1] == _CLOSE:  # after a piece, not after the opening bracket
+                    out[at] = _COMMA
+                    at += 1
+                out[at] = _OPEN
+                out[at + 1] = _QUOTE
+                out[at + 2] = _NAME_BYTES[2 * square]
+                out[at + 3] = _NAME_BYTES[2 * square + 1]
+                out[at + 4] = _QUOTE
+                out[at + 5] = _COMMA
+                at = _number(out, at + 6, _OWNER[code])
+                out[at] = _COMMA
+                at = _number(out, at + 1, _CONTROLLER[code])
+                out[at] = _COMMA
+                at = _number(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, _NULL)
+                out[at] = _CLOSE
+                at += 1
+    return _word(out, at, len(_JSON_FIELDS))
 
 
 # ----------------------------------------------------------------------------- the Python side
