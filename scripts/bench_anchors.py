@@ -76,7 +76,7 @@ def report(name: str, pyspiel, args) -> None:
         if game.info.perfect_information:
             measures["mcts, OpenSpiel"] = lambda: openspiel_mcts(anchor, seconds, iterations)
     figures: dict[str, list] = {key: [] for key in measures}
-    simulate_ratio, workers_ratio = [], []
+    simulate_ratio, simulate_games, workers_ratio = [], [], []
     bench.random_play(game, 0.01, compiled=True)  # load the kernel before any clock runs
     for _ in range(args.rounds):
         for key, measure in measures.items():
@@ -84,7 +84,8 @@ def report(name: str, pyspiel, args) -> None:
         compiled = figures["random, compiled"][-1]
         if compiled is not None:
             n = max(1000, round(compiled.games_per_s * seconds))
-            simulate_ratio.append(bench.simulate_rate(game, n, compiled=True) / compiled.games_per_s)
+            simulate_games.append(bench.simulate_rate(game, n, compiled=True))
+            simulate_ratio.append(simulate_games[-1] / compiled.games_per_s)
             if args.workers:
                 one = bench.simulate_rate(game, 2 * n, compiled=True)
                 workers_ratio.append(bench.simulate_rate(game, 2 * n, compiled=True, workers=2) / one)
@@ -109,6 +110,10 @@ def report(name: str, pyspiel, args) -> None:
         ratios = [ratio(ref, os_), ratio(comp, os_)] if field != "actions_per_game" else ["", ""]
         print(f"{label:<34}{shown[0]:>12}{shown[1]:>12}{shown[2]:>12}{ratios[0]:>8}{ratios[1]:>8}")
     if simulate_ratio:
+        games, anchor_games = statistics.median(simulate_games), median("random, OpenSpiel", "games_per_s")
+        print(
+            f"simulate() random vs random: {fmt(games)} games/s, {ratio(games, anchor_games)} of OpenSpiel's random games/s"
+        )
         print(f"simulate() random vs random / compiled loop: {statistics.median(simulate_ratio):.2f}")
     if workers_ratio:
         print(f"simulate() workers=2 / workers=1: {statistics.median(workers_ratio):.2f}")

@@ -24,7 +24,6 @@ registry (``load_game``, ``register_game``, ``list_games``) lives in ``registry.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -480,7 +479,8 @@ class State:
         return new
 
     def clone(self) -> State:
-        new = copy.copy(self)
+        new = object.__new__(type(self))  # copy.copy's result, without its __reduce_ex__ detour
+        new.__dict__.update(self.__dict__)
         new._history = list(self._history)
         self._copy_into(new)
         return new

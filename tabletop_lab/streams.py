@@ -15,8 +15,12 @@ Python engine. ``tabletop_lab.jit`` holds the compiled twin of these two functio
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-__all__ = ["GOLDEN", "MASK64", "choice_index", "next_draw", "fresh_stream"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["GOLDEN", "MASK64", "choice_index", "next_draw", "fresh_stream", "fresh_streams"]
 
 GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio
 MASK64 = (1 << 64) - 1
@@ -47,3 +51,15 @@ def fresh_stream(seed: int | None) -> int:
     if seed is None:
         return random.SystemRandom().getrandbits(64)
     return next_draw(seed & MASK64)[1]
+
+
+def fresh_streams(seeds: np.ndarray) -> np.ndarray:
+    """``fresh_stream`` of every seed in a uint64 array at once (numpy arithmetic wraps modulo
+    2**64 as ``& MASK64`` does): the simulation runner derives a batch's streams with it."""
+    import numpy as np
+
+    golden, mix1, mix2 = np.uint64(GOLDEN), np.uint64(_MIX1), np.uint64(_MIX2)
+    state = seeds.astype(np.uint64) + golden
+    z = (state ^ (state >> np.uint64(30))) * mix1
+    z = (z ^ (z >> np.uint64(27))) * mix2
+    return z ^ (z >> np.uint64(31))

@@ -8,13 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tabletop_lab.streams
 from tabletop_lab import load_game
 from tabletop_lab.agents import MCTSAgent, RandomAgent
 from tabletop_lab.kernels import playout_kernel, random_rollout, rollout_function, use_kernels
-from tabletop_lab.streams import MASK64, choice_index, next_draw
+from tabletop_lab.streams import MASK64, choice_index, fresh_stream, fresh_streams, next_draw
 from tests import toy_games  # noqa: F401  (registers test_nim)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +36,13 @@ def test_stream_choices_are_uniform_enough():
         counts[choice_index(draw, 6)] += 1
     assert all(9_400 < c < 10_600 for c in counts)  # 10,000 expected each; 6 standard deviations
     assert 0 <= stream <= MASK64
+
+
+@settings(max_examples=50)
+@given(st.lists(st.integers(0, MASK64), min_size=1, max_size=20))
+def test_fresh_streams_is_fresh_stream_of_each_seed(seeds):
+    """The runner derives a batch's streams in numpy; RandomAgent one by one in Python."""
+    assert fresh_streams(np.array(seeds, np.uint64)).tolist() == [fresh_stream(seed) for seed in seeds]
 
 
 def test_importing_the_package_and_playing_does_not_load_numba():

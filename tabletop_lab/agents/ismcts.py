@@ -4,7 +4,8 @@ Single-observer determinising IS-MCTS after Cowling, Powley and Whitehouse, "Inf
 Monte Carlo Tree Search" (IEEE TCIAIG 2012), with each decision keyed by the information set
 of the player making it. Each simulation draws a world consistent with what the searching
 player knows (``state.resample(me, rng)``: the others' hidden data drawn from the agent's
-seeded rng), walks it down by UCT, adds one decision, rolls out randomly and backs the result
+seeded rng), walks it down by UCT, adds one decision, rolls out randomly (in the game's compiled
+kernel when it has one, from a counter-based stream as MCTSAgent does) and backs the result
 up. The statistics of a decision are shared by every world in which the player to move knows
 the same: they are keyed by that player's ``information_state_string``. Selection uses each
 action's *availability* count (how often it was legal when its information set was visited)
@@ -23,6 +24,7 @@ import time
 from typing import Any
 
 from ..core import State
+from ..kernels import rollout_function
 from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number
 from .mcts import DEFAULT_C
 
@@ -98,6 +100,8 @@ class ISMCTSAgent(Agent):
     def _search(self, root_state: State) -> dict[int, _Edge]:
         """Run the simulations; return the root information set's edges by action."""
         rng = self.rng
+        rollout = rollout_function(root_state.game)
+        stream = rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
         cap = root_state.game.info.max_actions
         me = root_state.current_player()
@@ -130,12 +134,9 @@ class ISMCTSAgent(Agent):
                 depth += 1
                 if untried:
                     break
-            # Rollout: uniformly random actions until the end or the cap.
-            while depth < cap and not world.is_terminal():
-                legal = world.legal_actions()
-                world.apply_action(legal[rng.randrange(len(legal))])
-                depth += 1
-            values = world.returns() if world.is_terminal() else world.evaluate()
+            # Rollout: uniformly random actions until the end or the cap (compiled where the game
+            # has a kernel; the same values either way).
+            values, stream = rollout(world, cap - depth, stream)
             for edge, player in path:
                 edge.visits += 1
                 edge.total += values[player]

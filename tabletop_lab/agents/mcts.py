@@ -1,8 +1,9 @@
 """UCT Monte Carlo tree search with random rollouts, max-n (or paranoid) over any number of players.
 
-Each simulation clones the root state once, walks down by UCT, adds one position, plays
-uniformly random actions to the end (in the game's compiled kernel when it has one, see
-``tabletop_lab.kernels``; same values either way) and backs the result up the path. The result is a vector
+Each simulation walks down by UCT, adds one position (a copy of its parent's state with one
+action applied: every node keeps its state, so a simulation applies one action in Python, not
+one per level), plays uniformly random actions to the end (in the game's compiled kernel when
+it has one, see ``tabletop_lab.kernels``; same values either way) and backs the result up the path. The result is a vector
 with one value per player (``returns()``, or ``evaluate()`` when the rollout reaches the game's
 action cap); every edge keeps the total of the component belonging to the player who chose it,
 which is the only component its position ever selects on. So the search is max-n: it always
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
-from ..kernels import rollout_function
+from ..kernels import random_rollout, rollout_function
 from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
@@ -123,18 +124,17 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State) -> _Node:
-        rollout = rollout_function(root_state.game)  # compiled where the game has a kernel
+        rollout = _rollout_keeping_state(root_state.game)
         stream = self.rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
         cap = root_state.game.info.max_actions
         reward = self._reward(root_state)
         table: dict = {}
-        root = self._node(root_state, table)
+        root = self._node(root_state.clone(), table)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while self._budget_left(done, deadline):
             done += 1
-            state = root_state.clone()
             node = root
             nodes = [root]
             edges: list[_Edge] = []
@@ -142,24 +142,24 @@ class MCTSAgent(Agent):
             while len(edges) < cap:
                 if node.untried:
                     action = node.untried.pop()
+                    state = node.state.clone()
                     state.apply_action(action)
                     known = len(table)
-                    child = self._node(state, table)
-                    edge = _Edge(action, child)
+                    edge = _Edge(action, self._node(state, table))
                     node.edges.append(edge)
+                    new = len(table) > known
                 else:
                     if not node.edges:
                         break  # the game is over here
                     edge = _uct_edge(node, c)
-                    state.apply_action(edge.action)
-                    known = None
+                    new = False
                 edges.append(edge)
                 node = edge.child
                 nodes.append(node)
-                if known is not None and len(table) > known:
+                if new:
                     break  # a new position: roll out from it
             # Rollout: uniformly random actions until the end or the cap.
-            values, stream = rollout(state, cap - len(edges), stream)
+            values, stream = rollout(node.state, cap - len(edges), stream)
             for position in nodes:
                 position.visits += 1
             for position, edge in zip(nodes, edges):
@@ -169,11 +169,11 @@ class MCTSAgent(Agent):
         return root
 
     def _node(self, state: State, table: dict) -> _Node:
-        """The graph's node for ``state``, made (with its actions shuffled) when new."""
+        """The graph's node for ``state``, made (keeping ``state``, its actions shuffled) when new."""
         key = state._key()
         node = table.get(key)
         if node is None:
-            node = table[key] = _Node(state.current_player(), self._shuffled(state.legal_actions()))
+            node = table[key] = _Node(state, self._shuffled(state.legal_actions()))
         return node
 
     def _reward(self, state: State) -> Callable[[list[float], int], float]:
@@ -200,14 +200,23 @@ class MCTSAgent(Agent):
         return actions
 
 
+def _rollout_keeping_state(game: Game) -> Callable[[State, int, int], tuple[list[float], int]]:
+    """The game's rollout, on a copy when it would change the state (the nodes keep theirs)."""
+    rollout = rollout_function(game)  # compiled where the game has a kernel, which changes nothing
+    if rollout is not random_rollout:
+        return rollout
+    return lambda state, budget, stream: random_rollout(state.clone(), budget, stream)
+
+
 class _Node:
-    """A position of the search graph: who moves, actions not tried yet, the edges tried and
-    the number of simulations through it. Terminal positions have neither actions nor edges."""
+    """A position of the search graph: its state, who moves, actions not tried yet, the edges
+    tried and the number of simulations through it. Terminal positions have neither actions nor edges."""
 
-    __slots__ = ("player", "untried", "edges", "visits")
+    __slots__ = ("state", "player", "untried", "edges", "visits")
 
-    def __init__(self, player: int, untried: list[int]):
-        self.player = player
+    def __init__(self, state: State, untried: list[int]):
+        self.state = state
+        self.player = state.current_player()
         self.untried = untried
         self.edges: list[_Edge] = []
         self.visits = 0

@@ -36,7 +36,7 @@ from ..core import TERMINAL, Game, State, canonical_json
 from ..errors import ActionError, IllegalActionError, excerpt
 from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayoutKernel, playout_kernel
 from ..records import GameRecord
-from ..streams import fresh_stream
+from ..streams import fresh_streams
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 
 __all__ = ["simulate", "play_game", "play_batch", "storable", "AgentError", "Batch", "SEATS"]
@@ -274,10 +274,8 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
     game = batch.game
     n, n_seats = len(batch.seeds), len(batch.agents)
     seeds = np.array(batch.seeds, np.uint64)
-    streams = np.array(
-        [[fresh_stream((seed + seat * _GOLDEN) & _MASK63) for seat in range(1, n_seats + 1)] for seed in batch.seeds],
-        np.uint64,
-    ).reshape(n, n_seats)
+    seats = np.arange(1, n_seats + 1, dtype=np.uint64)
+    streams = fresh_streams((seeds[:, None] + seats * np.uint64(_GOLDEN)) & np.uint64(_MASK63))  # as _reset does
     played = kernel.random_games(game, streams, batch.max_actions)
     if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
         return _python_batch(batch)

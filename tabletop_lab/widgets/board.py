@@ -115,12 +115,15 @@ class Board(widgets.VBox):
         seats = [HUMAN] * n if seats is None else list(seats)
         if len(seats) != n:
             raise ValueError(f"{self.game.name}: seats needs {n} entries (one per player), got {len(seats)}")
-        self.seat_row = widgets.HBox()
+        self.seat_row = widgets.HBox(layout=_wrapping())
         self._set_seats(seats)
 
         self.status = _label("tl-status")
         self.you_label = _label("tl-you")
-        self.legend = _label("tl-legend")
+        self.you_label.style.font_weight = "bold"
+        self.you_label.layout.margin = "0 0 0 2em"  # apart from the status: two facts, not one sentence
+        self.legend = widgets.HTML(layout=widgets.Layout(max_width="820px"))  # wraps, unlike a Label
+        self.legend.add_class("tl-legend")
         self.options_hint = _label("tl-options-hint")
         self.handover_label = widgets.Label()
         self.ready_button = self._button("Ready", "tl-ready", self.ready)
@@ -161,7 +164,7 @@ class Board(widgets.VBox):
             self.choice_row,
             widgets.HBox([self.undo_button, self.redo_button, self.agent_button]),
             self.seat_row,
-            widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint]),
+            widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
             self.link,
             self.errors,
@@ -530,7 +533,7 @@ class Board(widgets.VBox):
         hidden = self._handover_to() is not None
         self.status.value = self._status_text()  # the labels first: they reach the page before the picture
         self.you_label.value = self._you_text()
-        self.legend.value = self.adapter.legend()
+        self.legend.value = f"<small>{html.escape(self.adapter.legend())}</small>"
         self._sync_options_hint()
         self._sync_handover()
         self._sync_moves(hidden)
@@ -664,8 +667,8 @@ class Board(widgets.VBox):
         "Copy link" (no script needed)."""
         query = self.share_query
         self.link.value = (
-            f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move; '
-            'right-click to copy the link">Link to this position</a>'
+            f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move">'
+            f"Link to this position</a> {_COPY_LINK}"
             if query
             else ""
         )
@@ -863,6 +866,22 @@ def _resolve_game(game: str | Game, options: dict | None, position: Any) -> Game
 
 def _notation(state: State) -> str:
     return state.notation() if state.game.info.has_notation else state.to_json()
+
+
+# Copies the link beside it, made absolute against the page's address, to the clipboard (browsers
+# allow it on 127.0.0.1 and https pages, after a click). An inline handler sees document.URL, a
+# string, as ``URL``: hence ``window.URL``.
+_COPY_LINK = (
+    '<button class="tl-copy-link" title="Copy the link to the clipboard" onclick="'
+    "navigator.clipboard.writeText(new window.URL(this.previousElementSibling.getAttribute('href'), location.href).href)"
+    ".then(() => { this.textContent = 'Copied'; }, () => { this.textContent = 'Copy failed: use the link'; })"
+    '">Copy link</button>'
+)
+
+
+def _wrapping() -> widgets.Layout:
+    """A row that wraps onto more lines rather than run past the page's edge (many options or seats)."""
+    return widgets.Layout(flex_flow="row wrap")
 
 
 def _label(css: str) -> widgets.Label:

@@ -195,6 +195,13 @@ def test_a_shared_link_opens_the_play_app_at_its_move(page: Page, voila_url, rec
     expect(board.locator(".tl-moves option")).to_have_count(3)  # the start and two moves
     expect(board.locator(".tl-status")).to_contain_text("South to move")
 
+    # "Copy link" puts the whole address of this game at this move on the clipboard.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=voila_url)
+    board.locator(".tl-copy-link").click()
+    expect(board.locator(".tl-copy-link")).to_have_text("Copied", timeout=STEP_MS)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == app_url(voila_url, "play_cross_endodoi.ipynb") + "?" + link
+
 
 def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing):
     game = load_game("cross_endodoi")
