@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_lab import load_game
+from tabletop_lab.agents import MCTSAgent
 from tabletop_lab.core import canonical_json
 from tabletop_lab.games.capitals.geometry import CAPITAL_OWNER, SQUARE_NAMES
 from tabletop_lab.kernels import CUT, FINISHED, RULE_CAP, playout_kernel, random_rollout, use_kernels
@@ -222,6 +223,18 @@ def crowded_positions(draw):
 def test_rollouts_match_from_arbitrary_positions(state, stream, budget):
     expected = random_rollout(state.clone(), budget, stream)
     assert kernel_of(state.game).rollout(state, budget, stream) == expected
+
+
+def test_mcts_analyses_the_same_with_and_without_the_kernel():
+    """MCTS rolls out through the kernel: the same statistics as with Python rollouts."""
+    state = next(s for s in positions_in_play({}, 20, 5) if not s.is_terminal())
+    compiled = MCTSAgent(seed=4, iterations=60).analyse(state)
+    use_kernels(False)
+    try:
+        reference = MCTSAgent(seed=4, iterations=60).analyse(state)
+    finally:
+        use_kernels(None)
+    assert compiled == reference
 
 
 def test_kernels_switch_off():
