@@ -318,3 +318,7 @@ def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, A
             }
         )
     return rows
+
+
+if __name__ == "__main__":  # python -m tabletop_lab.cli, as the tabletop-lab command
+    sys.exit(main())
