@@ -2,7 +2,8 @@
 
     .venv/bin/pip install -e ".[anchors]"     # OpenSpiel 2.x, for the anchors
     .venv/bin/python scripts/bench_anchors.py [--game cross_endodoi] [--seconds 1] [--rounds 3]
-    .venv/bin/python scripts/bench_anchors.py --game sygo --size 9     # Sygo 9x9 against Go 9x9
+    .venv/bin/python scripts/bench_anchors.py --game sinoda --option players=6
+    .venv/bin/python scripts/bench_anchors.py --game sygo --option size=19   # against Go 19x19
 
 For every game with an engine and an anchor in ``ANCHORS`` (the closest OpenSpiel game), it
 measures, alternating the contenders round by round so that a busy machine hurts them alike:
@@ -31,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tabletop_lab import bench, list_games, load_game
+from tabletop_lab.cli import _options
 
 #: tabletop_lab game -> (OpenSpiel game, its parameters): the closest game OpenSpiel has.
 ANCHORS = {
@@ -48,11 +50,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measure and round (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each figure is their median (default 3)")
     parser.add_argument("--mcts-iterations", type=int, default=1000, help="MCTS simulations a move (default 1000)")
-    parser.add_argument(
-        "--size", type=int, help="board size of a game with a 'size' option (Sygo); the anchor (Go) plays the same size"
-    )
     parser.add_argument("--workers", action="store_true", help="also time simulate() with workers=2 against 1")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option of --game, e.g. players=6"
+    )
     args = parser.parse_args()
+    if args.option and not args.game:
+        parser.error("--option needs --game: options belong to one game")
     try:
         import pyspiel
     except ImportError:
@@ -65,10 +69,11 @@ def main() -> int:
 
 
 def report(name: str, pyspiel, args) -> None:
-    game = load_game(name, **({"size": args.size} if args.size else {}))
+    options = _options(args.option)
+    game = load_game(name, **options)
     anchor_name, anchor_params = ANCHORS[name]
-    if args.size and "board_size" in anchor_params:
-        anchor_params = {**anchor_params, "board_size": args.size}
+    if "size" in options and "board_size" in anchor_params:  # the anchor plays the same board
+        anchor_params = {**anchor_params, "board_size": options["size"]}
     anchor = pyspiel.load_game(anchor_name, anchor_params) if pyspiel else None
     seconds, iterations = args.seconds, args.mcts_iterations
     measures = {
@@ -101,8 +106,7 @@ def report(name: str, pyspiel, args) -> None:
         return statistics.median(values) if values else None
 
     print(
-        f"{name}{game.options if args.size else ''} against OpenSpiel {anchor_name}{anchor_params or ''}: "
-        f"median of {args.rounds} rounds of {seconds:g} s"
+        f"{game!r} against OpenSpiel {anchor_name}{anchor_params or ''}: median of {args.rounds} rounds of {seconds:g} s"
     )
     rows = [
         ("random games/s", "random", "games_per_s"),

@@ -25,9 +25,8 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Every game's statistics notebook. Cross-endodoi's, Sinoda's and Sinomilia's saved rows predate
-#: the counter-based random streams: a re-run changes their figures, and their prose and appendix
-#: checks then need the new ones (Sygo's and Capitals' were re-run with them).
+#: Every game's statistics notebook. Every saved study was simulated with the counter-based random
+#: streams (each game's notebook was re-run with them), so its rows replay from their seeds.
 STUDIES = sorted((ROOT / "notebooks").glob("*/statistics.ipynb"))
 
 

@@ -26,6 +26,7 @@ Needs Voila (the ``notebooks`` extra). Used only in the server process.
 
 from __future__ import annotations
 
+import asyncio
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -128,11 +129,12 @@ class GuardedVoila(Voila):
     ``preheat`` kernels per app wait for visitors. Voila would start them all at once, which on
     a small machine delays the first page, the gallery, behind every app's kernel; so Voila's own
     pools start empty (``--VoilaConfiguration.preheat_kernel=True``, pool size 0) and this class
-    fills them one app at a time, ``preheat_stagger`` seconds apart, the gallery first.
+    fills them one app at a time, the gallery first, each when the previous app's kernels have
+    started and ``preheat_stagger`` more seconds have passed (for its notebook to run).
     """
 
     preheat = Integer(0, config=True, help="Kernels kept waiting per app (needs VoilaConfiguration.preheat_kernel).")
-    preheat_stagger = Float(1.0, config=True, help="Seconds between the first fills of successive apps' pools.")
+    preheat_stagger = Float(1.0, config=True, help="Seconds between one app's pool filled and the next one's start.")
     landing = Unicode("index.ipynb", config=True, help="The app whose pool fills first.")
 
     def init_settings(self) -> dict:
@@ -141,16 +143,18 @@ class GuardedVoila(Voila):
         settings["allow_remote_access"] = False
         if self.voila_configuration.preheat_kernel:
             _report_hand_outs(self.kernel_manager)
-            self._fill_pools()
+            self.kernel_manager.kernel_pools_config = {"default": {"pool_size": self.preheat}}
+            self._filling = asyncio.get_event_loop().create_task(self._fill_pools())  # kept: tasks are weakly held
         return settings
 
-    def _fill_pools(self) -> None:
+    async def _fill_pools(self) -> None:
         manager = self.kernel_manager
-        manager.kernel_pools_config = {"default": {"pool_size": self.preheat}}
         apps = sorted(str(path.relative_to(self.root_dir)) for path in Path(self.root_dir).glob("*.ipynb"))
         apps.sort(key=lambda name: name != self.landing)
-        for order, notebook in enumerate(apps):
-            manager.fill_if_needed(delay=order * self.preheat_stagger, notebook_name=notebook)
+        for notebook in apps:
+            manager.fill_if_needed(delay=0, notebook_name=notebook)
+            await asyncio.gather(*manager._pools.get(notebook, ()), return_exceptions=True)
+            await asyncio.sleep(self.preheat_stagger)
 
     def init_handlers(self) -> list:
         return [

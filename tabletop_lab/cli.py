@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from collections.abc import Sequence
@@ -47,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"tabletop-lab {args.name}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`tabletop-lab games | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's flush at exit would fail too
+        return 141
 
 
 # ----------------------------------------------------------------------------- commands
@@ -318,3 +322,7 @@ def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, A
             }
         )
     return rows
+
+
+if __name__ == "__main__":  # python -m tabletop_lab.cli, as the tabletop-lab command
+    sys.exit(main())

@@ -156,6 +156,24 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_line(f"saved to {ARTIFACTS / 'timings.json'}")
 
 
+def wait_until_preheated(notebook: str, timeout_s: float = 120) -> bool:
+    """Wait until the session's server has a preheated kernel waiting for ``notebook`` (its log
+    says that app's pool was filled more often than it handed a kernel out); False at the timeout.
+
+    Timings then measure an app opened on a server that has been up a few seconds, as a user
+    meets it, rather than one still refilling the pools of the apps the previous tests opened
+    one after another."""
+    log = ARTIFACTS / "voila.log"
+    used = re.compile(rf"Using pre-heated kernel: \S+ for {re.escape(notebook)}")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        if text.count(f"Kernel pool of {notebook} is filled") > len(used.findall(text)):
+            return True
+        time.sleep(0.2)
+    return False
+
+
 # Helpers
 
 

@@ -30,6 +30,7 @@ from tabletop_lab.render import figure_png
 from tabletop_lab.serve import LANDING, list_apps
 from tabletop_lab.widgets import load_adapter
 from tabletop_lab.widgets.links import share_query
+from tests.browser.conftest import wait_until_preheated
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +105,9 @@ def app_url(base: str, notebook: str) -> str:
 
 
 def open_app(page: Page, base: str, notebook: str) -> float:
-    """Open an app; return the seconds from ``goto`` until its first widget is visible."""
+    """Open an app once the server has a kernel ready for it; return the seconds from ``goto``
+    until its first widget is visible."""
+    wait_until_preheated(notebook)
     started = time.perf_counter()
     page.goto(app_url(base, notebook), timeout=GOTO_MS)
     expect(page.locator(".tl-board, .tl-sim").first).to_be_visible(timeout=FIRST_WIDGET_MS)
@@ -148,6 +151,7 @@ def test_gallery_links_every_app(page: Page, voila_url, artifacts, record_timing
     apps = list_apps()
     assert {"play_cross_endodoi.ipynb", "study.ipynb"} <= {app.notebook for app in apps}
 
+    wait_until_preheated(LANDING)
     started = time.perf_counter()
     page.goto(app_url(voila_url, LANDING), timeout=GOTO_MS)
     cards = page.locator(".tl-app-card")
@@ -185,6 +189,7 @@ def test_a_shared_link_opens_the_play_app_at_its_move(page: Page, voila_url, rec
     for move in ("2", "8"):
         state.apply_move(move)
     link = share_query(game, None, ["2", "8"], 2)
+    wait_until_preheated("play_cross_endodoi.ipynb")
     started = time.perf_counter()
     page.goto(app_url(voila_url, "play_cross_endodoi.ipynb") + "?" + link, timeout=GOTO_MS)
     board = page.locator(".tl-board")

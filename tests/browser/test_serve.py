@@ -341,11 +341,17 @@ def test_the_contents_api_lists_apps_without_their_sources(server):
     assert "SOURCE_ONLY" not in request(server["url"], "/voila/api/contents/?content=1")[2]
 
 
-def test_a_preheated_app_learns_its_pages_query(server):
+def test_a_preheated_app_learns_its_pages_query(server, artifacts):
     """The app's kernel ran before the request (a pool's kernel); ``page_query`` still gets the link."""
     url = server["url"]
+    log = artifacts / f"voila-{urlsplit(url).port}.log"
+    deadline = time.monotonic() + 300  # a guard against hanging, not a speed requirement
+    while "Kernel pool of linked.ipynb is filled" not in log.read_text():  # the server fills pools in turn
+        assert time.monotonic() < deadline, f"the pool of linked.ipynb was never filled; see {log}"
+        time.sleep(0.2)
     status, _, page = request(url, "/voila/render/linked.ipynb?game=g&move=2")
     assert status == 200 and "query: game=g&amp;move=2" in page
+    assert f"Using pre-heated kernel: {kernel_id(page)} for linked.ipynb" in log.read_text()
     shut_down(url, page)
 
 

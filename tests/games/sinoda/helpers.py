@@ -1,5 +1,8 @@
 """Building Sinoda positions for tests: pieces by cell, captured pieces by capturer."""
 
+from hypothesis import assume
+from hypothesis import strategies as st
+
 from tabletop_lab import load_game
 
 
@@ -38,3 +41,28 @@ SINODA_EXAMPLE = {
     "pieces": {"U2,0": (0, 1), "D1,0": (0, 1), "U1,0": (0, 2), "U-2,0": (1, 1), "U-3,0": (1, 1), "D-3,0": (1, 1)},
     "captured": [[[1, 4], [1, 4], [1, 1]], [[0, 2], [0, 2], [0, 1]]],
 }
+
+
+@st.composite
+def random_positions(draw, configs):
+    """A (game, position JSON) under one of ``configs``: 1..6 pieces a player anywhere with any
+    values, the rest captured by opponents; some are over already."""
+    options = draw(st.sampled_from(configs))
+    game = load_game("sinoda", **options)
+    n, cells = game.num_players, list(game.board.names)
+    on_board = [draw(st.integers(1, 6)) for _ in range(n)]
+    places = draw(st.permutations(cells))
+    pieces, k = [], 0
+    for p in range(n):
+        for _ in range(on_board[p]):
+            pieces.append([places[k], p, draw(st.integers(1, 4))])
+            k += 1
+    captured = [[] for _ in range(n)]
+    for p in range(n):
+        rivals = [o for o in range(n) if game.team_of(o) != game.team_of(p)]
+        for _ in range(6 - on_board[p]):
+            captured[draw(st.sampled_from(rivals))].append([p, draw(st.integers(1, 4))])
+    assume(all(len(c) <= 6 for c in captured))
+    data = {"game": "sinoda", "players": n, "to_move": draw(st.integers(0, n - 1)), "pieces": pieces}
+    data["captured"] = captured
+    return game, data

@@ -8,11 +8,11 @@ checks the engine's precomputed paths and bit masks on random positions of every
 import json
 
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tabletop_lab import IllegalActionError, RulesError, load_game
-from tests.games.sinoda.helpers import RED_START, SINODA_EXAMPLE, load, moves_of, position
+from tests.games.sinoda.helpers import RED_START, SINODA_EXAMPLE, load, moves_of, position, random_positions
 
 # --- the turn: changes ------------------------------------------------------------------------
 
@@ -537,31 +537,8 @@ def reference_moves(data: dict, game) -> list[str]:
 CONFIGS = [{}, {"players": 3}, {"players": 4, "teams": "pairs"}, {"players": 6, "teams": "triples"}]
 
 
-@st.composite
-def random_positions(draw):
-    options = draw(st.sampled_from(CONFIGS))
-    game = load_game("sinoda", **options)
-    n, cells = game.num_players, list(game.board.names)
-    on_board = [draw(st.integers(1, 6)) for _ in range(n)]
-    places = draw(st.permutations(cells))
-    pieces, k = [], 0
-    for p in range(n):
-        for _ in range(on_board[p]):
-            pieces.append([places[k], p, draw(st.integers(1, 4))])
-            k += 1
-    captured = [[] for _ in range(n)]
-    for p in range(n):
-        rivals = [o for o in range(n) if game.team_of(o) != game.team_of(p)]
-        for _ in range(6 - on_board[p]):
-            captured[draw(st.sampled_from(rivals))].append([p, draw(st.integers(1, 4))])
-    assume(all(len(c) <= 6 for c in captured))
-    data = {"game": "sinoda", "players": n, "to_move": draw(st.integers(0, n - 1)), "pieces": pieces}
-    data["captured"] = captured
-    return game, data
-
-
 @settings(max_examples=150, deadline=None)
-@given(random_positions(), st.integers(0, 10_000))
+@given(random_positions(CONFIGS), st.integers(0, 10_000))
 def test_engine_matches_the_reference_search(case, choice):
     game, data = case
     state = game.state_from_dict(data)

@@ -1,0 +1,514 @@
+"""Compiled playouts for Sinoda (``tabletop_lab.kernels``): random games and rollouts.
+
+Every rules config is supported: 2, 3, 4 and 6 players, both team layouts, both four-player
+starts, any first player, and custom boards. The board reaches the kernel as arrays built from
+``game.board`` (``board_tables``: for each cell and value, the destinations in canonical order
+and the cells each minimal path passes through, derived from the board's adjacency), so another
+board file needs no code change here. No game is left to the engine (``REPLAY``): the engine
+has no error that a random game can meet.
+
+A position is a flat int64 array (``offsets`` says where each part starts): ``owner[cell]``
+(-1 empty), ``value[cell]`` (0 empty), ``pieces[p, :count[p]]`` (each player's cells, ascending),
+``count[p]``, ``material[p]`` (values on the board), ``score[p]`` (captured points),
+``taken[p]`` (pieces captured), ``captured[p, owner, value]`` (how many such pieces ``p`` holds)
+and ``to_move``. The turn below is ``SinodaState._legal_actions`` and ``_apply`` written for
+numba: same listing order, same end checks; ``tests/games/sinoda/test_kernel.py`` proves them
+equal game by game.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import NamedTuple
+
+import numpy as np
+
+from ...jit import choice_index, next_draw, njit
+from ...kernels import CUT, FINISHED, PlayedGames
+from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
+from .rules import SinodaGame, SinodaState
+
+__all__ = ["KERNEL"]
+
+_CHANGE_UP, _FIRST_MOVE = 1, 2  # action slots, as in rules.py (0 is change down)
+_GOING, _STANDARD, _SINODA = 0, 1, 2  # how a game stands; Result.reason words are _REASONS[end - 1]
+_REASONS = ("standard", "sinoda")
+_MAX_MIDS = MAX_VALUE - 1  # cells a path passes through before its destination
+_CHANGES_PER_PIECE = 2
+
+_PREFIX = np.frombuffer(b'{"game":"sinoda","players":', np.uint8)
+_TO_MOVE = np.frombuffer(b',"to_move":', np.uint8)
+_PIECES = np.frombuffer(b',"pieces":[', np.uint8)
+_CAPTURED = np.frombuffer(b'],"captured":[', np.uint8)
+
+
+class BoardTables(NamedTuple):
+    """A board as the kernel reads it (all int64 arrays).
+
+    For cell ``c`` showing ``v``, entries ``group[4c + v - 1] .. group[4c + v] - 1`` of ``dest``
+    are the destinations of its moves, ascending; destination entry ``j`` has the paths
+    ``path[j] .. path[j + 1] - 1``, and path ``k`` passes through ``mids[k, :v - 1]`` (the rest of
+    the row is ``size``, the position's always empty cell).
+    """
+
+    size: int
+    group: np.ndarray
+    dest: np.ndarray
+    path: np.ndarray
+    mids: np.ndarray
+    names: np.ndarray  # (size, width) uint8: each cell's name as JSON (quoted, escaped), zero padded
+    name_len: np.ndarray
+    most_legal: int  # an upper bound on the legal actions of one player
+
+
+@functools.lru_cache(maxsize=16)
+def board_tables(board: Board) -> BoardTables:
+    """The kernel's arrays of ``board``, from its short paths (``Board.routes``)."""
+    group, dest, path, mids = [0], [], [0], []
+    most_moves = 0
+    for cell in range(board.size):
+        for v in range(1, MAX_VALUE + 1):
+            routes = board.routes[cell][v]
+            for d, masks in routes.items():  # destinations ascending, as Board.routes keeps them
+                dest.append(d)
+                for mask in masks:
+                    passed = [board.size] * _MAX_MIDS  # padded with the always empty cell
+                    for i in range(mask.bit_count()):
+                        passed[i] = (mask & -mask).bit_length() - 1  # the lowest cell left
+                        mask &= mask - 1
+                    mids += passed
+                path.append(len(mids) // _MAX_MIDS)
+            group.append(len(dest))
+            most_moves = max(most_moves, len(routes))
+    encoded = [json.dumps(name).encode("ascii") for name in board.names]
+    width = max(len(e) for e in encoded)
+    names = np.zeros((board.size, width), np.uint8)
+    for c, e in enumerate(encoded):
+        names[c, : len(e)] = np.frombuffer(e, np.uint8)
+    return BoardTables(
+        size=board.size,
+        group=np.array(group, np.int64),
+        dest=np.array(dest, np.int64),
+        path=np.array(path, np.int64),
+        mids=np.array(mids, np.int64).reshape(-1, _MAX_MIDS),
+        names=names,
+        name_len=np.array([len(e) for e in encoded], np.int64),
+        most_legal=PIECES_PER_PLAYER * (_CHANGES_PER_PIECE + most_moves),
+    )
+
+
+# ----------------------------------------------------------------------------- the compiled side
+
+
+@njit
+def offsets(size, players):
+    """Where each part of a position array starts: owner (``size + 1`` entries, the last one an
+    always empty cell that pads short paths), value, pieces (``6 * players``: player ``p``'s
+    cells from ``6p``), count, material, score, taken, captured (``players * players * 5``:
+    ``captured[p, o, v]`` at ``(p * players + o) * 5 + v``) and to_move (the last entry).
+
+    Plain offsets rather than views: numba counts references to every view it makes, which
+    would cost more than a turn's move generation."""
+    value = size + 1
+    pieces = value + size
+    count = pieces + PIECES_PER_PLAYER * players
+    material = count + players
+    score = material + players
+    taken = score + players
+    captured = taken + players
+    to_move = captured + players * players * (MAX_VALUE + 1)
+    return value, pieces, count, material, score, taken, captured, to_move
+
+
+@njit
+def _complete(pos, size, players):
+    """Fill the derived parts of ``pos`` (pieces, count, material, score, taken) from owner,
+    value and captured."""
+    value, pieces, count, material, score, taken, captured, _ = offsets(size, players)
+    pos[size] = -1
+    pos[count : count + 4 * players] = 0
+    for c in range(size):
+        p = pos[c]
+        if p >= 0:
+            pos[pieces + PIECES_PER_PLAYER * p + pos[count + p]] = c
+            pos[count + p] += 1
+            pos[material + p] += pos[value + c]
+    for p in range(players):
+        for o in range(players):
+            for v in range(1, MAX_VALUE + 1):
+                held = pos[captured + (p * players + o) * (MAX_VALUE + 1) + v]
+                pos[score + p] += v * held
+                pos[taken + p] += held
+
+
+@njit
+def _legal(pos, size, players, friendly, stride, group, dest, path, mids, out):
+    """Write the legal actions of the player to move into ``out`` in the engine's order
+    (``SinodaState._legal_actions``); return how many.
+
+    Without branches on the board: each candidate is written, then counted only when legal
+    (random play makes those branches unpredictable, and mispredictions cost more than the
+    work saved). A path is clear when the cells it passes through are all empty (-1): their
+    bitwise and is then negative."""
+    value, pieces, count, _, _, _, _, to_move = offsets(size, players)
+    me = pos[to_move]
+    first = pieces + PIECES_PER_PLAYER * me
+    n = 0
+    for i in range(first, first + pos[count + me]):
+        cell = pos[i]
+        v = pos[value + cell]
+        base = cell * stride
+        out[n] = base
+        n += v > 1
+        out[n] = base + _CHANGE_UP
+        n += v < MAX_VALUE
+        g = cell * MAX_VALUE + v - 1
+        for j in range(group[g], group[g + 1]):
+            d = dest[j]
+            clear = 0
+            for k in range(path[j], path[j + 1]):
+                clear |= pos[mids[k, 0]] & pos[mids[k, 1]] & pos[mids[k, 2]]
+            out[n] = base + _FIRST_MOVE + d
+            n += (clear < 0) & (not friendly[me, pos[d] + 1])
+    return n
+
+
+@njit
+def _apply(pos, size, players, stride, action):
+    """Play ``action`` (legal) on ``pos``; return whether the end must be checked (as the engine:
+    after a capture, and after a change down in two-player games)."""
+    value, pieces, count, material, score, taken, captured, to_move = offsets(size, players)
+    me = pos[to_move]
+    pos[to_move] = (me + 1) % players
+    cell = action // stride
+    slot = action - cell * stride
+    if slot == 0:
+        pos[value + cell] -= 1
+        pos[material + me] -= 1
+        return players == 2
+    if slot == _CHANGE_UP:
+        pos[value + cell] += 1
+        pos[material + me] += 1
+        return False
+    d = slot - _FIRST_MOVE
+    victim = pos[d]
+    if victim >= 0:
+        worth = pos[value + d]
+        pos[material + victim] -= worth
+        pos[score + me] += worth
+        pos[taken + me] += 1
+        pos[captured + (me * players + victim) * (MAX_VALUE + 1) + worth] += 1
+        first = pieces + PIECES_PER_PLAYER * victim
+        last = first + pos[count + victim] - 1
+        i = first
+        while pos[i] != d:
+            i += 1
+        pos[i:last] = pos[i + 1 : last + 1]
+        pos[count + victim] -= 1
+    pos[d] = me
+    pos[value + d] = pos[value + cell]
+    pos[cell] = -1
+    pos[value + cell] = 0
+    first = pieces + PIECES_PER_PLAYER * me
+    last = first + pos[count + me] - 1
+    i = first
+    while pos[i] != cell:
+        i += 1
+    while i > first and pos[i - 1] > d:  # slide the piece to its place: cells stay ascending
+        pos[i] = pos[i - 1]
+        i -= 1
+    while i < last and pos[i + 1] < d:
+        pos[i] = pos[i + 1]
+        i += 1
+    pos[i] = d
+    return victim >= 0
+
+
+@njit
+def _ending(pos, size, players):
+    """``_STANDARD``, ``_SINODA`` or ``_GOING``: the checks of spec 3.2 in their order."""
+    _, _, count, material, score, taken, _, _ = offsets(size, players)
+    most = 0
+    for p in range(players):
+        if pos[count + p] == 0 or pos[taken + p] == PIECES_PER_PLAYER:
+            return _STANDARD
+        most = max(most, pos[count + p])
+    if most == 1:
+        return _STANDARD
+    if players == 2 and (
+        pos[score] > pos[score + 1] + pos[material] or pos[score + 1] > pos[score] + pos[material + 1]
+    ):
+        return _SINODA
+    return _GOING
+
+
+@njit
+def _winners(pos, size, players, friendly, end):
+    """The winners of a finished game as a bit mask (``SinodaState.result``)."""
+    _, _, count, material, score, _, _, _ = offsets(size, players)
+    if end == _SINODA:
+        return 1 if pos[score] > pos[score + 1] + pos[material] else 2
+    top = pos[score : score + players].max()
+    most = 0
+    for p in range(players):
+        if pos[score + p] == top:
+            most = max(most, pos[count + p])
+    mask = 0
+    for w in range(players):
+        if pos[score + w] == top and pos[count + w] == most:
+            for p in range(players):
+                if friendly[p, w + 1]:
+                    mask |= 1 << p
+    return mask
+
+
+@njit
+def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, actions):
+    """Random actions on ``pos`` until the end or ``budget`` actions; the player to move draws
+    from ``streams[player]`` (updated; a single stream when ``streams`` has one entry). Records
+    them in ``actions`` if it is not empty. Returns (actions played, how the game stands)."""
+    to_move = offsets(size, players)[7]
+    end = _ending(pos, size, players)
+    played = 0
+    shared = len(streams) == 1
+    while played < budget and end == _GOING:
+        n = _legal(pos, size, players, friendly, stride, group, dest, path, mids, legal)
+        s = 0 if shared else pos[to_move]
+        streams[s], draw = next_draw(streams[s])
+        action = legal[choice_index(draw, n)]
+        if len(actions):
+            actions[played] = action
+        if _apply(pos, size, players, stride, action):
+            end = _ending(pos, size, players)
+        played += 1
+    return played, end
+
+
+@njit
+def _put(out, at, text):
+    for i in range(len(text)):
+        out[at + i] = text[i]
+    return at + len(text)
+
+
+@njit
+def _write_json(out, pos, size, players, names, name_len):
+    """The canonical JSON of ``pos`` (``SinodaState.to_json``) as ASCII into ``out``."""
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
+    at = _put(out, 0, _PREFIX)
+    out[at] = 48 + players
+    at = _put(out, at + 1, _TO_MOVE)
+    out[at] = 48 + pos[to_move]
+    at = _put(out, at + 1, _PIECES)
+    first = True
+    for c in range(size):
+        if pos[c] < 0:
+            continue
+        if not first:
+            out[at] = 44  # ,
+            at += 1
+        first = False
+        out[at] = 91  # [
+        at += 1
+        for i in range(name_len[c]):
+            out[at + i] = names[c, i]
+        at += name_len[c]
+        out[at] = 44
+        out[at + 1] = 48 + pos[c]
+        out[at + 2] = 44
+        out[at + 3] = 48 + pos[value + c]
+        out[at + 4] = 93  # ]
+        at += 5
+    at = _put(out, at, _CAPTURED)
+    for p in range(players):
+        if p:
+            out[at] = 44
+            at += 1
+        out[at] = 91
+        at += 1
+        first = True
+        for o in range(players):
+            for v in range(1, MAX_VALUE + 1):
+                for _ in range(pos[captured + (p * players + o) * (MAX_VALUE + 1) + v]):
+                    if not first:
+                        out[at] = 44
+                        at += 1
+                    first = False
+                    out[at] = 91
+                    out[at + 1] = 48 + o
+                    out[at + 2] = 44
+                    out[at + 3] = 48 + v
+                    out[at + 4] = 93
+                    at += 5
+        out[at] = 93
+        at += 1
+    out[at] = 93
+    out[at + 1] = 125  # }
+
+
+@njit
+def _random_games(
+    start, size, players, friendly, stride, group, dest, path, mids, names, name_len, most_legal,
+    streams, max_actions, text, scores, winners, reason, n_actions, outcome,
+):  # fmt: skip
+    """Play one game per row of ``streams`` (uint64, one column per player) from ``start``;
+    fill ``text`` (final JSON), ``scores``, ``winners``, ``reason``, ``n_actions``, ``outcome``."""
+    legal = np.empty(most_legal, np.int64)
+    no_record = np.empty(0, np.int64)
+    pos = np.empty_like(start)
+    score = offsets(size, players)[4]
+    for g in range(streams.shape[0]):
+        pos[:] = start
+        played, end = _play(
+            pos, size, players, friendly, stride, group, dest, path, mids, streams[g], max_actions, legal, no_record
+        )
+        n_actions[g] = played
+        scores[g] = pos[score : score + players]
+        if end == _GOING:
+            outcome[g] = CUT
+            winners[g] = 0
+            reason[g] = 0
+        else:
+            outcome[g] = FINISHED
+            winners[g] = _winners(pos, size, players, friendly, end)
+            reason[g] = end - 1
+        _write_json(text[g], pos, size, players, names, name_len)
+
+
+@njit
+def _recorded_game(
+    start, size, players, friendly, stride, group, dest, path, mids, most_legal, streams, budget, actions
+):
+    """One random game from ``start`` with its actions written to ``actions``: the final
+    position, the number of actions and how the game stands."""
+    pos = start.copy()
+    legal = np.empty(most_legal, np.int64)
+    played, end = _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, actions)
+    return pos, played, end
+
+
+@njit
+def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most_legal, budget, stream):
+    """A random rollout on ``pos`` (changed) from one stream: the winners mask (-1 when
+    ``budget`` ran out first) and the stream's new state."""
+    legal = np.empty(most_legal, np.int64)
+    streams = np.empty(1, np.uint64)
+    streams[0] = stream
+    _, end = _play(
+        pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, np.empty(0, np.int64)
+    )
+    mask = -1 if end == _GOING else _winners(pos, size, players, friendly, end)
+    return mask, streams[0]
+
+
+# ----------------------------------------------------------------------------- the Python side
+
+
+def flat(state: SinodaState) -> np.ndarray:
+    """The kernel's array form of ``state`` (a position: between turns)."""
+    game = state.game
+    size, players = game.board.size, game.num_players
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
+    pos = np.zeros(to_move + 1, np.int64)
+    pos[:size] = state.owner
+    pos[value : value + size] = state.value
+    for p, pieces in enumerate(state.captured):
+        for victim, worth in pieces:
+            pos[captured + (p * players + victim) * (MAX_VALUE + 1) + worth] += 1
+    pos[to_move] = state.to_move
+    _complete(pos, size, players)
+    return pos
+
+
+def state_of(game: SinodaGame, pos: np.ndarray) -> SinodaState:
+    """The engine's state of a kernel position (no history)."""
+    size, players = game.board.size, game.num_players
+    value, _, _, _, _, _, captured, to_move = offsets(size, players)
+    held = pos[captured:to_move].reshape(players, players, MAX_VALUE + 1)
+    taken = [
+        [(o, v) for o in range(players) for v in range(1, MAX_VALUE + 1) for _ in range(held[p, o, v])]
+        for p in range(players)
+    ]
+    return SinodaState(game, pos[:size].tolist(), pos[value : value + size].tolist(), taken, int(pos[to_move]))
+
+
+def _json_width(tables: BoardTables, players: int) -> int:
+    """Room for the longest canonical JSON of a position: every piece on the board and captured."""
+    pieces = PIECES_PER_PLAYER * players
+    return 60 + pieces * (int(tables.name_len.max()) + 8) + 3 * players + pieces * 6
+
+
+class SinodaKernel:
+    """The ``PlayoutKernel`` of Sinoda: every rules config, custom boards included."""
+
+    def supports(self, game) -> bool:
+        return isinstance(game, SinodaGame)
+
+    @staticmethod
+    def _rules(game: SinodaGame) -> tuple:
+        """The arguments describing the config: size, players, friendly, stride, the board's paths."""
+        tables = board_tables(game.board)
+        friendly = np.array([(False, *row[:-1]) for row in game.friendly], np.bool_)  # friendly[p, o + 1]
+        return (
+            tables.size,
+            game.num_players,
+            friendly,
+            game.stride,
+            tables.group,
+            tables.dest,
+            tables.path,
+            tables.mids,
+        )
+
+    def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        tables = board_tables(game.board)
+        n, players = len(streams), game.num_players
+        width = _json_width(tables, players)
+        text = np.zeros((n, width), np.uint8)
+        scores = np.empty((n, players), np.int64)
+        winners = np.empty(n, np.int64)
+        reason = np.empty(n, np.int8)
+        n_actions = np.empty(n, np.int32)
+        outcome = np.empty(n, np.int8)
+        start = flat(game.new_initial_state())
+        _random_games(
+            start, *self._rules(game), tables.names, tables.name_len, tables.most_legal,
+            streams.copy(), max_actions, text, scores, winners, reason, n_actions, outcome,
+        )  # fmt: skip
+        return PlayedGames(
+            outcome=outcome,
+            winners=winners,
+            scores=scores,
+            reason=reason,
+            reasons=_REASONS,
+            n_turns=n_actions,  # one action a move, one move a turn
+            n_moves=n_actions,
+            n_actions=n_actions,
+            final=text.view(f"S{width}")[:, 0],
+        )
+
+    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[np.ndarray, list[int]]:
+        """One random game: its final position array and its actions."""
+        actions = np.empty(max_actions, np.int64)
+        start = flat(game.new_initial_state())
+        pos, played, _ = _recorded_game(
+            start, *self._rules(game), board_tables(game.board).most_legal, streams.copy(), max_actions, actions
+        )
+        return pos, actions[:played].tolist()
+
+    def rollout(self, state: SinodaState, budget: int, stream: int) -> tuple[list[float], int]:
+        if budget <= 0 or state.is_terminal():
+            return state.evaluate(), stream
+        game = state.game
+        pos = flat(state)
+        mask, after = _rollout(pos, *self._rules(game), board_tables(game.board).most_legal, budget, np.uint64(stream))
+        if mask < 0:  # the budget ran out: the engine's evaluation of where the rollout stopped
+            return state_of(game, pos).evaluate(), int(after)
+        players = game.num_players
+        if mask == (1 << players) - 1:
+            return [0.0] * players, int(after)
+        return [1.0 if mask >> p & 1 else -1.0 for p in range(players)], int(after)
+
+
+KERNEL = SinodaKernel()
