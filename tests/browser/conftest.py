@@ -40,6 +40,9 @@ EXTERNAL = re.compile(r"^(?!https?://127\.0\.0\.1[:/])[a-z]+://")
 SERVER_START_S = 90
 
 _timings: dict[str, list[float]] = {}
+# The voila_url fixture's server process id (an environment variable, since test modules import
+# this file under another module name than pytest's and would see another global).
+SESSION_SERVER_PID = "TABLETOP_TEST_VOILA_PID"
 
 
 def pytest_configure(config):
@@ -95,6 +98,7 @@ def voila_url(artifacts):
         )
         try:
             _wait_for_port(proc, port, log)
+            os.environ[SESSION_SERVER_PID] = str(proc.pid)
             yield f"http://127.0.0.1:{port}"
         finally:
             _stop(proc)
@@ -169,8 +173,25 @@ def wait_until_preheated(notebook: str, timeout_s: float = 120) -> bool:
     while time.monotonic() < deadline:
         text = log.read_text(errors="replace")
         if text.count(f"Kernel pool of {notebook} is filled") > len(used.findall(text)):
-            return True
+            return _wait_until_kernels_idle(deadline)
         time.sleep(0.2)
+    return False
+
+
+def _wait_until_kernels_idle(deadline: float) -> bool:
+    """Wait until the session server's kernels use almost no CPU for a second: a preheated
+    kernel has then run its notebook up to the cell that waits for a visitor."""
+    kernels = psutil.Process(int(os.environ[SESSION_SERVER_PID])).children(recursive=True)
+    for kernel in kernels:
+        kernel.cpu_percent(None)
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        busy = sum(kernel.cpu_percent(None) for kernel in kernels if kernel.is_running())
+        if busy > 10:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= 1:
+            return True
     return False
 
 
