@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..core import Game, State
@@ -106,6 +109,23 @@ class RandomAgent(Agent):
         actions = self._check_supported(state)
         self.stream, draw = next_draw(self.stream)
         return actions[choice_index(draw, len(actions))]
+
+
+@contextmanager
+def no_gc_pauses() -> Iterator[None]:
+    """Inside: Python's cycle collector paused (as it was again after).
+
+    A search tree is many small objects that all stay alive until the search ends; the collector
+    would scan them again and again as they accumulate (it halves MCTS's simulations/s). Garbage
+    made meanwhile is still freed by reference counting; cycles wait for the collector's return.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def legal_or_raise(state: State) -> list[int]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..core import State
 from ..kernels import rollout_function
-from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, no_gc_pauses
 from .mcts import DEFAULT_C
 
 __all__ = ["ISMCTSAgent"]
@@ -99,6 +99,10 @@ class ISMCTSAgent(Agent):
 
     def _search(self, root_state: State) -> dict[int, _Edge]:
         """Run the simulations; return the root information set's edges by action."""
+        with no_gc_pauses():
+            return self._simulate(root_state)
+
+    def _simulate(self, root_state: State) -> dict[int, _Edge]:
         rng = self.rng
         rollout = rollout_function(root_state.game)
         stream = rng.getrandbits(64)

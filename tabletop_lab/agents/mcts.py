@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core import Game, State
 from ..kernels import random_rollout, rollout_function
-from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information, no_gc_pauses
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
 
@@ -124,6 +124,10 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State) -> _Node:
+        with no_gc_pauses():
+            return self._simulate(root_state)
+
+    def _simulate(self, root_state: State) -> _Node:
         rollout = _rollout_keeping_state(root_state.game)
         stream = self.rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
