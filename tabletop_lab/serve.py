@@ -8,7 +8,7 @@ rebinding), other sites' pages cannot start apps in the background, at most ``MA
 apps run at once (one more gets a "busy, try again" page, HTTP 503), and kernels left without
 a page are culled after ``CULL_IDLE_TIMEOUT`` seconds.
 
-Apps open in about a second because their kernels are **preheated**: the server keeps
+Apps open in about two seconds because their kernels are **preheated**: the server keeps
 ``PREHEAT`` started kernels per app, each having run its notebook up to the cell that needs the
 page's request (a Play app's shared link: ``tabletop_lab.widgets.links.page_query``), and hands
 one to the next visitor; the pool refills in the background. Waiting kernels cost about 150 MB
