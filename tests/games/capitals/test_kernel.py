@@ -25,7 +25,7 @@ from tabletop_lab.core import canonical_json
 from tabletop_lab.games.capitals.geometry import CAPITAL_OWNER, SQUARE_NAMES
 from tabletop_lab.kernels import CUT, FINISHED, RULE_CAP, playout_kernel, random_rollout, use_kernels
 from tabletop_lab.sim import simulate
-from tabletop_lab.streams import choice_index, next_draw
+from tests.kernel_reference import reference_game
 
 from .helpers import position
 
@@ -68,24 +68,8 @@ def kernel_of(game):
 
 
 def python_game(game, streams, cap=CAP):
-    """The reference: the engine plays, each player drawing from its own stream as RandomAgent
-    does; the final state and its turns and moves, counted as ``simulate`` counts them."""
-    state = game.new_initial_state()
-    streams = [int(s) for s in streams]
-    turns = moves = 0
-    mover = None
-    for _ in range(cap):
-        legal = state.legal_actions()
-        if not legal:
-            break
-        player = state.current_player()
-        if not state.mid_turn():
-            moves += 1
-            if player != mover:
-                turns, mover = turns + 1, player
-        streams[player], draw = next_draw(streams[player])
-        state.apply_action(legal[choice_index(draw, len(legal))])
-    return state, turns, moves
+    """The reference (``tests.kernel_reference``): the final state, its turns and moves."""
+    return reference_game(game, streams, cap)
 
 
 def final_text(state) -> str:
@@ -237,16 +221,6 @@ def test_mcts_analyses_the_same_with_and_without_the_kernel():
     finally:
         use_kernels(None)
     assert compiled == reference
-
-
-def test_kernels_switch_off():
-    game = load_game("capitals")
-    use_kernels(False)
-    try:
-        assert playout_kernel(game) is None
-    finally:
-        use_kernels(None)
-    assert playout_kernel(game) is not None
 
 
 def test_the_kernel_leaves_its_inputs_alone():

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_lab import LapLimitError, load_game
-from tabletop_lab.kernels import CUT, FINISHED, REPLAY, playout_kernel, random_rollout, use_kernels
-from tabletop_lab.streams import choice_index, next_draw
+from tabletop_lab.kernels import CUT, FINISHED, REPLAY, playout_kernel, random_rollout
+from tests.kernel_reference import reference_game
 
 pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
 
@@ -36,18 +36,8 @@ def kernel_of(game):
 
 
 def python_game(game, streams, cap=CAP):
-    """The reference: the engine plays, each player drawing from its own stream as RandomAgent does."""
-    state = game.new_initial_state()
-    streams = [int(s) for s in streams]
-    legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
-    for _ in range(cap):
-        legal = legal_actions()
-        if not legal:
-            break
-        player = current_player()
-        streams[player], draw = next_draw(streams[player])
-        apply_action(legal[choice_index(draw, len(legal))])
-    return state
+    """The reference (``tests.kernel_reference``): the final state."""
+    return reference_game(game, streams, cap).state
 
 
 def seeds(n, seed):
@@ -147,16 +137,6 @@ def test_rollouts_match_from_arbitrary_positions(holes, to_move, skip_origin, st
     state = game.state_from_dict({"game": "cross_endodoi", "holes": holes, "stores": stores, "to_move": to_move})
     expected = random_rollout(state.clone(), 40, stream)
     assert kernel_of(game).rollout(state, 40, stream) == expected
-
-
-def test_kernels_switch_off():
-    game = load_game("cross_endodoi")
-    use_kernels(False)
-    try:
-        assert playout_kernel(game) is None
-    finally:
-        use_kernels(None)
-    assert playout_kernel(game) is not None
 
 
 def test_the_kernel_leaves_its_inputs_alone():

@@ -27,8 +27,8 @@ from tabletop_lab.agents import MCTSAgent
 from tabletop_lab.games.sinoda import board_data
 from tabletop_lab.kernels import CUT, FINISHED, playout_kernel, random_rollout, use_kernels
 from tabletop_lab.sim import simulate
-from tabletop_lab.streams import choice_index, next_draw
 from tests.games.sinoda.helpers import random_positions
+from tests.kernel_reference import reference_game
 
 pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
 
@@ -92,18 +92,8 @@ def kernel_of(game):
 
 
 def python_game(game, streams, cap=CAP):
-    """The reference: the engine plays, each player drawing from its own stream as RandomAgent does."""
-    state = game.new_initial_state()
-    streams = [int(s) for s in streams]
-    legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
-    for _ in range(cap):
-        legal = legal_actions()
-        if not legal:
-            break
-        player = current_player()
-        streams[player], draw = next_draw(streams[player])
-        apply_action(legal[choice_index(draw, len(legal))])
-    return state
+    """The reference (``tests.kernel_reference``): the final state."""
+    return reference_game(game, streams, cap).state
 
 
 def seeds(n, players, seed):

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from tabletop_lab import PositionError, load_game
 from tabletop_lab.kernels import CUT, FINISHED, RULE_CAP, playout_kernel, random_rollout, use_kernels
 from tabletop_lab.sim import simulate
-from tabletop_lab.streams import choice_index, next_draw
+from tests.kernel_reference import reference_game
 
 pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
 
@@ -51,21 +51,8 @@ def kernel_of(game):
 
 
 def python_game(game, streams, cap=CAP):
-    """The reference: the engine plays, each player drawing from its own stream as RandomAgent
-    does. Returns the state and its turns (runs of actions by one player, as the runner counts)."""
-    state = game.new_initial_state()
-    streams = [int(s) for s in streams]
-    legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
-    turns, previous = 0, None
-    for _ in range(cap):
-        legal = legal_actions()
-        if not legal:
-            break
-        player = current_player()
-        if player != previous:
-            turns, previous = turns + 1, player
-        streams[player], draw = next_draw(streams[player])
-        apply_action(legal[choice_index(draw, len(legal))])
+    """The reference (``tests.kernel_reference``): the final state and its turns."""
+    state, turns, _ = reference_game(game, streams, cap)
     return state, turns
 
 
@@ -243,16 +230,6 @@ def test_rollouts_match_from_arbitrary_positions(position, budget, stream):
         assume(False)
     expected = random_rollout(state.clone(), budget, stream)
     assert kernel_of(game).rollout(state, budget, stream) == expected
-
-
-def test_kernels_switch_off():
-    game = load_game("sinomilia")
-    use_kernels(False)
-    try:
-        assert playout_kernel(game) is None
-    finally:
-        use_kernels(None)
-    assert playout_kernel(game) is not None
 
 
 def test_the_kernel_leaves_its_inputs_alone():

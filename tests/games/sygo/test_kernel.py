@@ -24,7 +24,7 @@ from tabletop_lab import PositionError, load_game
 from tabletop_lab.core import canonical_json
 from tabletop_lab.kernels import CUT, FINISHED, playout_kernel, random_rollout, use_kernels
 from tabletop_lab.sim import simulate
-from tabletop_lab.streams import choice_index, next_draw
+from tests.kernel_reference import reference_game
 
 pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
 
@@ -52,19 +52,8 @@ def kernel_of(game):
 
 
 def python_game(game, streams, cap=CAP):
-    """The reference: the engine plays, each player drawing from its own stream as RandomAgent
-    does; returns the state and the number of moves (actions that start a turn)."""
-    state = game.new_initial_state()
-    streams = [int(s) for s in streams]
-    moves = 0
-    for _ in range(cap):
-        legal = state.legal_actions()
-        if not legal:
-            break
-        player = state.current_player()
-        moves += not state.mid_turn()
-        streams[player], draw = next_draw(streams[player])
-        state.apply_action(legal[choice_index(draw, len(legal))])
+    """The reference (``tests.kernel_reference``): the final state and its moves."""
+    state, _, moves = reference_game(game, streams, cap)
     return state, moves
 
 
@@ -176,16 +165,6 @@ def test_simulate_gives_the_same_rows_with_and_without_the_kernel():
         use_kernels(None)
     columns = [c for c in reference.columns if c != "duration_s"]
     assert compiled[columns].equals(reference[columns])
-
-
-def test_kernels_switch_off():
-    game = load_game("sygo", size=5)
-    use_kernels(False)
-    try:
-        assert playout_kernel(game) is None
-    finally:
-        use_kernels(None)
-    assert playout_kernel(game) is not None
 
 
 def test_the_kernel_leaves_its_inputs_alone():
