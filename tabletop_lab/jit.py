@@ -15,7 +15,7 @@ import numpy as np
 
 from .streams import _MIX1, _MIX2, GOLDEN
 
-__all__ = ["njit", "next_draw", "choice_index"]
+__all__ = ["njit", "next_draw", "choice_index", "write_decimal"]
 
 _GOLDEN = np.uint64(GOLDEN)
 _M1 = np.uint64(_MIX1)
@@ -41,3 +41,16 @@ def next_draw(state):
 def choice_index(draw, n):
     """See ``tabletop_lab.streams.choice_index``; returns an int64."""
     return np.int64(((draw >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit
+def write_decimal(out, at, value):
+    """``value`` (>= 0) in decimal ASCII at ``out[at]``; the position after it. Kernels write their
+    final positions' text with it (numbers of up to 19 digits: 10**19 overflows int64)."""
+    digits = 1
+    while digits < 19 and value >= 10**digits:
+        digits += 1
+    for d in range(digits - 1, -1, -1):
+        out[at + d] = 48 + value % 10
+        value //= 10
+    return at + digits

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from ...core import canonical_json
-from ...jit import choice_index, next_draw, njit
+from ...jit import choice_index, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames
 from .geometry import (
     BOTTOM,
@@ -929,18 +929,6 @@ def _word(out, at, i):
 
 
 @njit
-def _number(out, at, value):
-    """``value`` (>= 0) in decimal at ``out[at]``; the position after it."""
-    digits = 1
-    while value >= 10**digits:
-        digits += 1
-    for d in range(digits - 1, -1, -1):
-        out[at + d] = 48 + value % 10
-        value //= 10
-    return at + digits
-
-
-@njit
 def _numbers(out, at, pos, first, n, brackets):
     """``pos[first:first + n]`` as JSON numbers separated by commas, in brackets if asked."""
     if brackets:
@@ -950,7 +938,7 @@ def _numbers(out, at, pos, first, n, brackets):
         if i:
             out[at] = _COMMA
             at += 1
-        at = _number(out, at, pos[first + i])
+        at = write_decimal(out, at, pos[first + i])
     if brackets:
         out[at] = _CLOSE
         at += 1
@@ -966,7 +954,7 @@ def _write_json(pos, out):
         at = _word(out, at, field)
         kind, first, entries = _JSON_FIELDS[field, 0], _JSON_FIELDS[field, 1], _JSON_FIELDS[field, 2]
         if kind == _NUMBER:
-            at = _number(out, at, pos[first])
+            at = write_decimal(out, at, pos[first])
         elif kind == _BOOL:
             at = _word(out, at, _TRUE if pos[first] else _FALSE)
         elif kind == _FOUR_BOOLS:
@@ -1003,11 +991,11 @@ def _write_json(pos, out):
                 out[at + 3] = _NAME_BYTES[2 * square + 1]
                 out[at + 4] = _QUOTE
                 out[at + 5] = _COMMA
-                at = _number(out, at + 6, _OWNER[code])
+                at = write_decimal(out, at + 6, _OWNER[code])
                 out[at] = _COMMA
-                at = _number(out, at + 1, _CONTROLLER[code])
+                at = write_decimal(out, at + 1, _CONTROLLER[code])
                 out[at] = _COMMA
-                at = _number(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, _NULL)
+                at = write_decimal(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, _NULL)
                 out[at] = _CLOSE
                 at += 1
     return _word(out, at, len(_JSON_FIELDS))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import choice_index, next_draw, njit
+from ...jit import choice_index, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames
 from .rules import NUM_HOLES, ROW, CrossEndodoiGame, CrossEndodoiState
 
@@ -206,14 +206,7 @@ def _write_notations(finals, text):
             if i > 0:
                 out[at] = _SEPARATORS[i - 1]
                 at += 1
-            value = finals[g, i]
-            digits = 1
-            while value >= 10**digits:
-                digits += 1
-            for d in range(digits - 1, -1, -1):
-                out[at + d] = 48 + value % 10
-                value //= 10
-            at += digits
+            at = write_decimal(out, at, finals[g, i])
 
 
 # ----------------------------------------------------------------------------- the Python side

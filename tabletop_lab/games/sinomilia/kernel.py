@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import choice_index, next_draw, njit
+from ...jit import choice_index, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames
 from .rules import (
     CHANGE,
@@ -275,13 +275,7 @@ def _put_int(out, at, value):
     """A non-negative int in decimal, or ``null`` for ``_NONE``."""
     if value == _NONE:
         return _put(out, at, _NULL)
-    digits = 1
-    while digits < 19 and value >= 10**digits:
-        digits += 1
-    for d in range(digits - 1, -1, -1):
-        out[at + d] = 48 + value % 10
-        value //= 10
-    return at + digits
+    return write_decimal(out, at, value)
 
 
 @njit
