@@ -20,7 +20,8 @@ cost grows with the number of legal growth sets (exponential in the number of gr
 raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
 ``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
 Under ``growth="all"`` the no-dead-end test may, past a search budget, withhold a growth stone
-it cannot decide (``growth.Turn.completable_all``); it never offers a dead end.
+it cannot decide (``growth.Turn.completable_all``); it never offers a dead end, but whether it
+withholds a stone can depend on what the turn was asked before (an example is given there).
 """
 
 from __future__ import annotations

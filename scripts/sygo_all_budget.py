@@ -1,0 +1,82 @@
+"""How often Sygo's ``growth="all"`` no-dead-end test needs its budgeted search (issue 11).
+
+Plays games with the Python engine and counts the calls of ``growth.Turn.completable_all``,
+those that reach its step 3 (the search of the moves reachable from the node, at most 5,000
+growth sets), those of them from which no legal move can be completed at all (no end passes
+``Turn.completable``: the answer no is exact), and the searches that ran past the budget (the
+answer no may be wrong, spec 7.1). Example::
+
+    PYTHONPATH=. python scripts/sygo_all_budget.py --size 9 --agent greedy --games 40 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+from tabletop_lab import load_game
+from tabletop_lab.agents.registry import make_agent
+from tabletop_lab.games.sygo.bitboard import bit_points
+from tabletop_lab.games.sygo.growth import Turn, _OverBudget
+
+counts: Counter = Counter()
+
+
+def _some_end(turn: Turn, node) -> bool:
+    """Whether any legal move can still be completed from ``node`` (finish or a balancing stone)."""
+    ends = [None]
+    if turn.balancing:
+        geom = turn.geom
+        ends += bit_points(geom.full & ~(node.mover | node.opponent) & ~geom.dilate(node.mover))
+    return any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in ends)
+
+
+def _counting(completable_all, any_moves):
+    def counted_completable_all(self, node, budget=5000):
+        counts["calls"] += 1
+        return completable_all(self, node, budget)
+
+    def counted_any_moves(self, node, limit, error, explored_limit=float("inf")):
+        if explored_limit == float("inf"):
+            return any_moves(self, node, limit, error)
+        counts["step 3"] += 1  # only completable_all gives an explored_limit
+        no_end = not _some_end(self, node)
+        counts["step 3, no end at all"] += no_end
+        try:
+            return any_moves(self, node, limit, error, explored_limit)
+        except _OverBudget:
+            counts["past the budget"] += 1
+            counts["past the budget, no end at all"] += no_end
+            raise
+
+    return counted_completable_all, counted_any_moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--balancing", choices=("on", "off"), default="on")
+    parser.add_argument("--agent", default="random", help="agent spec for both seats (random, greedy, ...)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0, help="stop after this much CPU time")
+    args = parser.parse_args()
+    Turn.completable_all, Turn._any_moves = _counting(Turn.completable_all, Turn._any_moves)
+    game = load_game("sygo", size=args.size, growth="all", balancing=args.balancing == "on")
+    start, played = time.process_time(), 0
+    for seed in range(args.games):
+        state = game.new_initial_state()
+        agents = [make_agent(args.agent, seed=2 * seed + seat, game=game) for seat in range(2)]
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose_action(state))
+        played += 1
+        if time.process_time() - start > args.seconds:
+            break
+    cpu = time.process_time() - start
+    print(f"size={args.size} balancing={args.balancing} agent={args.agent} games={played} cpu={cpu:.0f}s")
+    for key in ("calls", "step 3", "step 3, no end at all", "past the budget", "past the budget, no end at all"):
+        print(f"  {key}: {counts[key]}")
+
+
+if __name__ == "__main__":
+    main()
