@@ -1,10 +1,10 @@
-"""How often Sygo's ``growth="all"`` no-dead-end test needs its budgeted search (issue 11).
+"""How often Sygo's ``growth="all"`` no-dead-end test needs its limited search (issue 11).
 
 Plays games with the Python engine and counts the calls of ``growth.Turn.completable_all``,
-those that reach its step 3 (the search of the moves reachable from the node, at most 5,000
-growth sets), those of them from which no legal move can be completed at all (no end passes
-``Turn.completable``: the answer no is exact), and the searches that ran past the budget (the
-answer no may be wrong, spec 7.1). Example::
+those answered no because no legal move at all can be completed from the node (no end passes
+``Turn.completable``: an exact no, found before the search), those that reach its step 3 (the
+search of the moves reachable from the node, at most ``all_search_limit`` growth sets), and the
+searches that ran past the limit (the answer no may be wrong, spec 7.1). Example::
 
     PYTHONPATH=. python scripts/sygo_all_budget.py --size 9 --agent greedy --games 40 --seconds 60
 """
@@ -17,7 +17,6 @@ from collections import Counter
 
 from tabletop_lab import load_game
 from tabletop_lab.agents.registry import make_agent
-from tabletop_lab.games.sygo.bitboard import bit_points
 from tabletop_lab.games.sygo.growth import Turn, _OverBudget
 
 counts: Counter = Counter()
@@ -25,29 +24,24 @@ counts: Counter = Counter()
 
 def _some_end(turn: Turn, node) -> bool:
     """Whether any legal move can still be completed from ``node`` (finish or a balancing stone)."""
-    ends = [None]
-    if turn.balancing:
-        geom = turn.geom
-        ends += bit_points(geom.full & ~(node.mover | node.opponent) & ~geom.dilate(node.mover))
-    return any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in ends)
+    return any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in turn.ends(node))
 
 
 def _counting(completable_all, any_moves):
-    def counted_completable_all(self, node, budget=5000):
+    def counted_completable_all(self, node):
         counts["calls"] += 1
-        return completable_all(self, node, budget)
+        answer = completable_all(self, node)
+        counts["no end at all"] += not answer and not _some_end(self, node)
+        return answer
 
     def counted_any_moves(self, node, limit, error, explored_limit=float("inf")):
-        if explored_limit == float("inf"):
-            return any_moves(self, node, limit, error)
-        counts["step 3"] += 1  # only completable_all gives an explored_limit
-        no_end = not _some_end(self, node)
-        counts["step 3, no end at all"] += no_end
+        if error is not _OverBudget:
+            return any_moves(self, node, limit, error, explored_limit)
+        counts["step 3"] += 1  # only completable_all searches with _OverBudget
         try:
             return any_moves(self, node, limit, error, explored_limit)
         except _OverBudget:
-            counts["past the budget"] += 1
-            counts["past the budget, no end at all"] += no_end
+            counts["past the limit"] += 1
             raise
 
     return counted_completable_all, counted_any_moves
@@ -60,9 +54,11 @@ def main() -> None:
     parser.add_argument("--agent", default="random", help="agent spec for both seats (random, greedy, ...)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60.0, help="stop after this much CPU time")
+    parser.add_argument("--limit", type=int, default=5000, help="all_search_limit (0: None, no limit)")
     args = parser.parse_args()
     Turn.completable_all, Turn._any_moves = _counting(Turn.completable_all, Turn._any_moves)
-    game = load_game("sygo", size=args.size, growth="all", balancing=args.balancing == "on")
+    limit = args.limit or None
+    game = load_game("sygo", size=args.size, growth="all", balancing=args.balancing == "on", all_search_limit=limit)
     start, played = time.process_time(), 0
     for seed in range(args.games):
         state = game.new_initial_state()
@@ -73,8 +69,8 @@ def main() -> None:
         if time.process_time() - start > args.seconds:
             break
     cpu = time.process_time() - start
-    print(f"size={args.size} balancing={args.balancing} agent={args.agent} games={played} cpu={cpu:.0f}s")
-    for key in ("calls", "step 3", "step 3, no end at all", "past the budget", "past the budget, no end at all"):
+    print(f"size={args.size} balancing={args.balancing} agent={args.agent} limit={limit} games={played} cpu={cpu:.0f}s")
+    for key in ("calls", "no end at all", "step 3", "past the limit"):
         print(f"  {key}: {counts[key]}")
 
 

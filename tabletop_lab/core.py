@@ -441,6 +441,16 @@ class State:
         (action,) = actions
         return self.action_to_string(action)
 
+    def foresee(self, actions: Iterable[str]) -> None:
+        """Replays (``GameRecord``, ``move_history``) call this between moves with the action
+        strings still to be played, the next move's first; a game reads as many as it needs.
+
+        A game whose stone-by-stone test may not prove on its own that an action of a legal move
+        keeps the move completable (Sygo's ``growth="all"``, past its search limit) checks the
+        whole move here and keeps it as the proof, so a recorded game always replays. It may only
+        prove legal what the rules allow. The default ignores them.
+        """
+
     def _progress_dict(self) -> dict:
         """The engine's view of a turn in progress, for displays and records (not a position).
 
@@ -611,7 +621,10 @@ class State:
         start = self.game.state_from_dict(self._start) if self._start is not None else self.game.new_initial_state()
         moves, path = [], []
         position = start.clone()
-        for action in self._history[: self._move_start]:
+        played = self._history[: self._move_start]
+        for index, action in enumerate(played):
+            if not path:
+                start.foresee(start.action_to_string(a) for a in played[index:])
             path.append(action)
             start.apply_action(action)
             if not start.mid_turn():

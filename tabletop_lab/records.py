@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import numbers
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +82,11 @@ class GameRecord:
         return states
 
     def _play(self, state: State, index: int, text: str) -> None:
-        """Apply ``actions[index]``; an error says which action of the record failed and why."""
+        """Apply ``actions[index]``; an error says which action of the record failed and why.
+        Between moves of several actions the state is told the actions to come (``foresee``)."""
         try:
+            if state.game.info.multi_action_moves and not state.mid_turn():
+                state.foresee(islice(self.actions, index, None))
             state.apply_action(state.string_to_action(text))
         except ActionError as exc:
             raise type(exc)(

@@ -26,8 +26,9 @@ remaining liberties filled, the balancing placement possibly being the last) can
 can still end legally; in practice it returns at once, since most stones leave no such ``Z``.
 Under ``growth="all"`` a partial turn is completable when a maximal legal move can still be
 reached from it (``Turn.completable_all``): a greedy growth usually finds one; otherwise the
-moves reachable from it are searched, within a budget. Deciding it exactly is NP-hard in general
-(``Turn.completable_all`` says why, and what the budget costs).
+moves reachable from it are searched, within a limit (``search_limit``, default 5,000 growth sets;
+``None``: exact). Deciding it exactly is NP-hard in general (``Turn.completable_all`` says why, and
+what the limit costs).
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ from typing import NamedTuple
 
 from .bitboard import Geometry, bit_points
 
-__all__ = ["Node", "Turn"]
+__all__ = ["SEARCH_LIMIT", "Node", "Turn"]
+
+#: The default of ``Turn.completable_all``'s search (growth sets explored): the engine parameter
+#: ``all_search_limit`` of ``rules.SygoGame``.
+SEARCH_LIMIT = 5000
 
 
 class _OverBudget(Exception):
@@ -58,10 +63,19 @@ class Node(NamedTuple):
 class Turn:
     """The start of a turn: groups, liberties and sources, plus the growth rules on top of them."""
 
-    def __init__(self, geom: Geometry, mover: int, opponent: int, balancing: bool, all_growth: bool):
+    def __init__(
+        self,
+        geom: Geometry,
+        mover: int,
+        opponent: int,
+        balancing: bool,
+        all_growth: bool,
+        search_limit: int | None = SEARCH_LIMIT,
+    ):
         self.geom = geom
         self.balancing = balancing  # a balancing placement may end a growth turn
         self.all_growth = all_growth
+        self.search_limit = float("inf") if search_limit is None else search_limit  # completable_all's step 3
         self.root = Node(0, 0, 0, 0, mover, opponent)
         empty = geom.full & ~(mover | opponent)
         self.groups = geom.groups(mover)
@@ -343,22 +357,26 @@ class Turn:
             self._maximal = [move for move in self._any_moves(self.root, limit, error) if self.extension(*move) is None]
         return self._maximal
 
-    def completable_all(self, node: Node, budget: int = 5000) -> bool:
+    def completable_all(self, node: Node) -> bool:
         """Under ``growth="all"``: whether a maximal legal move can still be reached from ``node``.
 
-        1. A maximal move already found this turn (``self.witnesses``) that is reachable from
+        1. A maximal move already known this turn (``self.witnesses``) that is reachable from
            ``node`` settles it.
-        2. For the plain end, then each balancing placement, grow greedily: add any stone that
-           keeps a legal reachable end in sight, until none can be added. The set reached is legal
-           and maximal among the moves reachable from ``node``; if no legal move at all extends
-           it (``extension``), it is a witness.
-        3. Otherwise the moves reachable from ``node`` are searched, exploring at most ``budget``
-           growth sets. Past the budget the answer is no: the stone that led here is then not
-           offered, a cautious choice (a move with it can still be given as a whole-move string)
-           that never leaves a dead end, since the witness that made the turn so far completable
-           stays reachable.
+        2. For the plain end, then each balancing placement, that ``completable`` passes, grow
+           greedily: add any stone that keeps that end in sight, until none can be added. The set
+           reached is legal and maximal among the moves reachable from ``node``; if no legal move
+           at all extends it (``extension``), it is a witness. When no end passes, no legal move
+           at all can be reached, so none that is maximal: the answer is no, exactly.
+        3. Otherwise the moves reachable from ``node`` are searched, exploring at most
+           ``search_limit`` growth sets (the engine parameter ``all_search_limit``; ``None``: no
+           limit, an exact answer in time exponential in the number of groups). Past the limit
+           the answer is no: the stone that led here is then not offered, a cautious choice that
+           never leaves a dead end, since the witness that made the turn so far completable stays
+           reachable. A move with that stone can still be played as a whole-move string, and a
+           recorded game replays: ``SygoState._move_actions`` and ``SygoState.foresee`` add the
+           move they check to the witnesses.
 
-        Why a budget. What can follow a prefix depends only on its set of stones ``A``: the start
+        Why a limit. What can follow a prefix depends only on its set of stones ``A``: the start
         groups it closed without growing them are the ungrown ones next to an opponent group it
         captured. A set maximal among the legal moves reachable from ``node`` is extended by a
         legal move only through such a group (grown before the capture) or through the capture
@@ -369,39 +387,48 @@ class Turn:
         before the capture, so a reachable move is maximal iff every ``X_i`` grows, iff its
         stones cover the ``X``'s exactly: planar exact cover by 3-sets (Dyer and Frieze, 1986).
 
-        What the budget costs. The answer can depend on the witnesses found earlier in the turn.
+        What the limit costs. The answer can depend on the witnesses found earlier in the turn.
         On the 9x9 position ``........./.W..W..W./........./........./.W..W..W./........./
         ........W/...BBBBB./...W.W.WB W g 0`` (one string) a fresh state refuses ``grow i2``,
         which ``legal_actions()`` offers, and ``grow e1 b4 e4 h4 b7 e7 h7 i2`` is legal: after
         ``i2`` the greedy growth takes ``c1`` (then ``g1`` extends the set), and the search meets
-        5^6 sets with ``c1`` before one with ``e1``; replaying such a game (``move_history``)
-        would fail. Measured with ``scripts/sygo_all_budget.py``: step 3 decides 2-4% of the
-        calls; its budget runs out in about 1% of them in random play on 9x9, 15% on 13x13 and
-        a third on 19x19, and in 17% (9x9) and 46% (13x13) in greedy play. From 14% to 71% of
-        those nodes can complete no legal move at all (no end passes ``completable``), so their
-        no is exact; all the others that a search without budget settled (27, on 9x9 and 13x13)
-        were no too, and replaying 460 random and greedy games never failed.
+        5^6 sets with ``c1`` before one with ``e1``. Measured with ``scripts/sygo_all_budget.py``
+        before step 2's exact no: step 3 decided 2-4% of the calls; the limit ran out in about
+        1% of them in random play on 9x9, 15% on 13x13 and a third on 19x19, and in 17% (9x9)
+        and 46% (13x13) in greedy play; 14% to 71% of those nodes could complete no legal move
+        at all (now answered before step 3); all the others that a search without limit settled
+        (27, on 9x9 and 13x13) were no too.
         """
         if any(self._reachable(node, grown) for grown, _ in self.witnesses):
             return True
-        ends: list[int | None] = [None]
-        if self.balancing:
-            ends += bit_points(self.geom.full & ~(node.mover | node.opponent) & ~self.geom.dilate(node.mover))
-        for q in ends:
+        some_end = False
+        for q in self.ends(node):
             placement = "none" if q is None else "fixed"
             if self.completable(node, 0, placement, q):
+                some_end = True
                 grown = node.added | self._grow_greedily(node, placement, q)
                 if self.extension(grown, q) is None:
                     self.witnesses.append((grown, q))
                     return True
+        if not some_end:
+            return False
+        limit = self.search_limit
         try:
-            for grown, q in self._any_moves(node, budget, _OverBudget, explored_limit=budget):
+            for grown, q in self._any_moves(node, limit, _OverBudget, explored_limit=limit):
                 if self.extension(grown, q) is None:
                     self.witnesses.append((grown, q))
                     return True
         except _OverBudget:
             pass
         return False
+
+    def ends(self, node: Node) -> list[int | None]:
+        """The ways the turn in progress at ``node`` might end: finish (None), then, when the
+        balancing move is available, every point that can still be the balancing stone (empty,
+        not next to the mover's stones: growth only adds to them)."""
+        if not self.balancing:
+            return [None]
+        return [None, *bit_points(self.geom.full & ~(node.mover | node.opponent) & ~self.geom.dilate(node.mover))]
 
     def _grow_greedily(self, node: Node, placement: str, q: int | None) -> int:
         extra, used, added = 0, node.grown | node.closed, True

@@ -20,8 +20,9 @@ bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word `
   analysis; it does not add the ones it finds to that shared analysis, as a Python rollout on a
   clone does, which can change a later ``growth="all"`` answer only past the 5,000-set budget.
 
-``supports()`` accepts every config, so ``simulate()`` and MCTS use the kernel for all of
-them, including the statistics notebook's variants (7x7 with ``growth="all"``). The first use
+``supports()`` accepts every rules config, so ``simulate()`` and MCTS use the kernel for all of
+them (under ``growth="all"`` with the default engine parameter ``all_search_limit`` only: the
+Python engine plays any other), including the statistics notebook's variants (7x7 with ``growth="all"``). The first use
 on a machine compiles for some 30-45 s of CPU (numba caches the result in ``__pycache__``).
 
 A game cut in the middle of a turn (``max_actions``) gets its final snapshot from the engine,
@@ -38,11 +39,12 @@ import numpy as np
 from ...core import canonical_json
 from ...jit import choice_index, next_draw, njit
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, random_rollout
+from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
 __all__ = ["KERNEL"]
 
-_BUDGET = 5000  # Turn.completable_all's search budget (growth sets explored)
+_BUDGET = SEARCH_LIMIT  # Turn.completable_all's search limit (growth sets explored), the default only
 _WITNESS_CAP = 1024
 _OVERFLOW = -2  # _play's answer when the witness store overflows
 _NONE, _FIXED, _ANY = 0, 1, 2  # Turn.completable's ``placement``
@@ -818,13 +820,17 @@ def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesse
                 ends[n_ends] = q
                 n_ends += 1
     zero = np.zeros(words, np.int64)
+    some_end = False
     for e in range(n_ends):
         q = ends[e]
         mode = _NONE if q < 0 else _FIXED
         if _completable(node, zero, mode, q, pt, tb, tv, nbr, wb, wp):
+            some_end = True
             grown = added | _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp)
             if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
                 return _witness(grown, q, witnesses, n_witnesses)
+    if not some_end:
+        return False  # no legal move at all can be reached: an exact no
     n = _enumerate(node, pt, tb, tv, nbr, wb, wp, found)
     for i in range(n):
         grown = found[i, :words].copy()
@@ -1365,7 +1371,10 @@ class SygoKernel:
         self._nbr: dict[int, np.ndarray] = {}
 
     def supports(self, game) -> bool:
-        return isinstance(game, SygoGame)
+        """Every rules config; under ``growth="all"`` only the default ``all_search_limit``."""
+        if not isinstance(game, SygoGame):
+            return False
+        return game.options["growth"] == "any" or game.params["all_search_limit"] == _BUDGET
 
     def _rules(self, game) -> tuple[np.ndarray, bool, bool]:
         size = game.options["size"]

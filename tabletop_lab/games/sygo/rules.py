@@ -19,20 +19,39 @@ section 6 strings; ``legal_moves(limit=10_000)`` enumerates them with ``growth.T
 cost grows with the number of legal growth sets (exponential in the number of groups), and
 raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
 ``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
-Under ``growth="all"`` the no-dead-end test may, past a search budget, withhold a growth stone
+Under ``growth="all"`` the no-dead-end test may, past a search limit, withhold a growth stone
 it cannot decide (``growth.Turn.completable_all``); it never offers a dead end, but whether it
 withholds a stone can depend on what the turn was asked before (an example is given there).
+The limit is the engine parameter (not a rule) ``all_search_limit``: growth sets explored, 5,000
+by default; ``load_game("sygo", growth="all", all_search_limit=None)`` decides exactly (spec 7.1's
+"same moves" then holds stone by stone too), in time that can grow exponentially with the number
+of groups; the compiled kernel plays only the default. Whatever the limit, ``apply_action``
+accepts every stone ``legal_actions()`` offers, ``apply_move`` plays every legal move, and a
+game's record replays (``GameRecord.replay``, ``move_history()``): a replay tells the state the
+actions still to come (``foresee``), and the growth turn they complete, once checked, proves
+each of its stones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from ...core import MOVE_LIMIT, TERMINAL, Game, GameInfo, Option, Result, State, check_keys
-from ...errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError
+from ...core import (
+    MOVE_LIMIT,
+    TERMINAL,
+    Game,
+    GameInfo,
+    Option,
+    Result,
+    State,
+    check_keys,
+    positive_int_or_none,
+)
+from ...errors import ActionError, ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError
 from ...registry import register_game
 from .bitboard import COLUMNS, Geometry, bit_points, geometry
-from .growth import Node, Turn
+from .growth import SEARCH_LIMIT, Node, Turn
 
 __all__ = ["EnumerationLimitError", "SygoGame", "SygoState", "PLAYER_NAMES", "area_estimate"]
 
@@ -77,6 +96,18 @@ class SygoGame(Game):
             "growth", "any", "which groups grow in a growth move: any subset, or all that can", choices=("any", "all")
         ),
         Option("balancing", True, "Black's balancing move (growth plus one placement)", choices=(True, False)),
+    )
+    param_specs = (
+        Option(
+            "all_search_limit",
+            SEARCH_LIMIT,
+            "engine parameter (not a rule), growth='all' only: growth sets the no-dead-end test explores "
+            "before it withholds a stone it could not prove; None: no limit, exact (stone by stone reaches "
+            "every legal move) but its time can grow exponentially with the number of groups; the "
+            "compiled kernel plays only the default",
+            check=positive_int_or_none,
+            allowed="a positive integer, or None (no limit)",
+        ),
     )
 
     @classmethod
@@ -212,7 +243,14 @@ class SygoState(State):
         if self._turn is None:
             mover, opponent = self._sides()
             options = self.game.options
-            self._turn = Turn(self.geom, mover, opponent, self.balancing_available(), options["growth"] == "all")
+            self._turn = Turn(
+                self.geom,
+                mover,
+                opponent,
+                self.balancing_available(),
+                options["growth"] == "all",
+                self.game.params["all_search_limit"],
+            )
         return self._turn
 
     def _sides(self) -> tuple[int, int]:
@@ -300,10 +338,17 @@ class SygoState(State):
         return self.turn.dead(self.node.mover, self.node.opponent)
 
     def _illegal_reason(self, action: int) -> str | None:
+        """``_reason``, except that a stone ``legal_actions()`` offers is always accepted: under
+        ``growth="all"`` a stone refused on its own may be offered thanks to a witness that the
+        listing found for another stone (``growth.Turn.completable_all``)."""
         self._decode(action)  # raises ActionSyntaxError for an int that is no action
         if self._actions is not None and action in self._actions:
             return None
-        return self._reason(action)
+        reason = self._reason(action)
+        if reason is not None and self.turn.all_growth and self._actions is None and not self.is_terminal():
+            if action in self._legal_actions():
+                return None
+        return reason
 
     def _decode(self, action: int) -> tuple[int, int]:
         """(kind, point): kind 0 pass, 1 finish, 2 place, 3 grow; point -1 when none."""
@@ -581,7 +626,38 @@ class SygoState(State):
         reason = trial._end_reason(q)
         if reason:
             raise IllegalActionError(f"sygo: {text!r} is illegal: {reason}")
+        if turn.all_growth:  # a legal maximal move: each of its stones is accepted on the way (7.2)
+            witness = (trial.node.added, q)
+            if witness not in turn.witnesses:
+                turn.witnesses.append(witness)
         return [FIRST_PLACE + n + p for p in order] + [FINISH if q is None else FIRST_PLACE + q]
+
+    def foresee(self, actions: Iterable[str]) -> None:
+        """Under ``growth="all"``, between turns: when ``actions`` (the action strings a replay
+        still has to play) begin with a growth turn, ended by ``finish`` or a balancing ``place``,
+        that is a legal move (checked as ``apply_move`` checks it), that move joins the turn's
+        witnesses, so each of its stones is accepted in the order given, even one the search
+        limit would withhold. That is sound: every prefix of a legal maximal move can still end
+        in it (spec 7.2). Anything else (a pass, a placement, an illegal or unfinished turn) is
+        left to ``apply_action`` to judge."""
+        if self.node is not None or self.is_terminal() or not self.game.options["growth"] == "all":
+            return
+        grown, q = 0, None
+        try:
+            for text in actions:
+                kind, p = self._decode(self.string_to_action(text))
+                if kind == 3 and not (grown >> p) & 1:
+                    grown |= 1 << p
+                    continue
+                if not grown or kind not in (FINISH, 2):
+                    return
+                q = p if kind == 2 else None
+                break
+            else:
+                return  # the turn is not finished within ``actions``
+            self._move_actions(self._growth_string(grown, q))
+        except ActionError:
+            return
 
     def _move_string(self, actions: list[int]) -> str:
         """The canonical string of the completed move made of ``actions`` from this position."""

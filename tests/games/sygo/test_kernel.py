@@ -180,3 +180,11 @@ def test_the_kernel_leaves_its_inputs_alone():
     copy = streams.copy()
     kernel.random_games(game, streams, CAP)
     assert (streams == copy).all()
+
+
+def test_the_kernel_plays_only_the_default_search_limit():
+    """Its ``growth="all"`` search has the default limit built in: the engine plays any other."""
+    assert playout_kernel(load_game("sygo", size=5, growth="all", all_search_limit=None)) is None
+    assert playout_kernel(load_game("sygo", size=5, growth="all", all_search_limit=40)) is None
+    assert playout_kernel(load_game("sygo", size=5, growth="all", all_search_limit=5000)) is not None
+    assert playout_kernel(load_game("sygo", size=5, all_search_limit=None)) is not None  # "any" never searches

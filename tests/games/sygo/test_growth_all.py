@@ -1,0 +1,177 @@
+"""Sygo ``growth="all"``: the no-dead-end test's exact pre-check, the engine parameter
+``all_search_limit`` (its exact mode) and replays of games whose stones the default limit
+cannot prove on its own (``growth.Turn.completable_all``).
+
+``POSITION`` is the 9x9 position of ``Turn.completable_all``'s docstring; ``FLIPPED`` is it upside
+down, where the default limit withholds ``grow i8`` even from a fresh ``legal_actions()`` (no
+other stone's witness contains it) although ``grow e9 i8 b6 e6 h6 b3 e3 h3`` is legal. Enumerating
+the whole moves there is not affordable (more than 10,000 growth sets), so stone by stone is
+compared with ``legal_moves()`` in exact mode on random small-board positions instead.
+"""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tabletop_lab import GameRecord, IllegalActionError, RulesError, load_game
+
+from .test_properties import moves_stone_by_stone, random_position
+
+POSITION = "........./.W..W..W./........./........./.W..W..W./........./........W/...BBBBB./...W.W.WB W g 0"
+FLIPPED = "...W.W.WB/...BBBBB./........W/........./.W..W..W./........./........./.W..W..W./......... W g 0"
+FLIPPED_MOVE = ["grow i8", "grow e9", "grow b6", "grow e6", "grow h6", "grow b3", "grow e3", "grow h3", "finish"]
+
+
+def position(notation, **params):
+    return load_game("sygo", size=9, growth="all", **params).state_from_notation(notation)
+
+
+def offered(state):
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def play(state, texts):
+    for text in texts:
+        state.apply_action(state.string_to_action(text))
+    return state
+
+
+# --- the engine parameter -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [0, -5, True, 2.5, "5000", [1], 2**70])
+def test_bad_search_limits_are_refused_naming_the_parameter(value):
+    with pytest.raises(RulesError) as info:
+        load_game("sygo", growth="all", all_search_limit=value)
+    message = str(info.value)
+    assert "all_search_limit" in message and "a positive integer, or None (no limit)" in message
+
+
+def test_the_search_limit_is_an_engine_parameter_not_a_rule():
+    game = load_game("sygo", size=9, growth="all", all_search_limit=None)
+    assert "all_search_limit" not in game.options and game.params["all_search_limit"] is None
+    assert load_game("sygo").params["all_search_limit"] == 5000
+    assert game != load_game("sygo", size=9, growth="all")
+    assert "all_search_limit=None" in repr(game)
+    assert load_game("sygo", all_search_limit=1).params["all_search_limit"] == 1
+
+
+# --- exact mode -----------------------------------------------------------------------------
+
+
+def test_exact_mode_offers_the_stones_the_default_limit_withholds():
+    assert "grow i8" not in offered(position(FLIPPED))
+    exact = position(FLIPPED, all_search_limit=None)
+    assert "grow i8" in offered(exact)
+    play(exact, FLIPPED_MOVE)
+    assert exact.move_history() == ["grow b3 e3 h3 b6 e6 h6 i8 e9"]
+    assert "grow i2" in offered(position(POSITION, all_search_limit=None))
+
+
+def test_a_stone_offered_is_accepted_before_the_listing_too():
+    """A fresh state accepts ``grow i2``: its own search cannot prove it, but ``legal_actions()``
+    offers it (a witness found for ``grow e1``), and ``apply_action`` accepts what is offered."""
+    state = position(POSITION)
+    assert state._reason(state.string_to_action("grow i2")) is not None
+    play(state, ["grow i2"])
+    assert state.move_in_progress() == ["grow i2"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 5), st.booleans(), st.integers(0, 10**6), st.integers(0, 40))
+def test_exact_mode_stone_by_stone_is_the_legal_moves(size, balancing, seed, steps):
+    options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": None}
+    state = random_position(options, seed, steps)
+    if state is not None:
+        assert sorted(moves_stone_by_stone(state)) == sorted(state.legal_moves())
+
+
+# --- replays --------------------------------------------------------------------------------
+
+
+def test_a_record_replays_past_the_search_limit():
+    """Played in exact mode (``GameRecord`` keeps options, not engine parameters), the record
+    replays under the default limit, which refuses the first stone on its own."""
+    fresh = position(FLIPPED)
+    with pytest.raises(IllegalActionError, match="no maximal growth move"):
+        play(fresh, ["grow i8"])
+    state = play(position(FLIPPED, all_search_limit=None), FLIPPED_MOVE + ["pass", "pass"])
+    assert state.is_terminal()
+    record = GameRecord.from_json(GameRecord.from_state(state).to_json())
+    replayed = record.replay()
+    assert replayed.history() == state.history() and replayed.notation() == state.notation()
+    assert record.replay(upto=3).move_in_progress() == FLIPPED_MOVE[:3]
+    assert [s.snapshot() for s in record.states()] == [s.snapshot() for s in _states(state)]
+    default_game = position(FLIPPED).game
+    moves = state.move_history()
+    assert moves == ["grow b3 e3 h3 b6 e6 h6 i8 e9", "pass", "pass"]
+    by_moves = default_game.state_from_notation(FLIPPED)
+    for move in moves:
+        by_moves.apply_move(move)
+    assert by_moves.notation() == state.notation()
+
+
+def _states(state):
+    """Every state from the start, replayed in exact mode (where every stone is provable)."""
+    replay = state.game.state_from_dict(state.start_position())
+    states = [replay.clone()]
+    for action in state.history():
+        replay.apply_action(action)
+        states.append(replay.clone())
+    return states
+
+
+def test_the_docstring_game_replays():
+    state = position(POSITION)
+    offered(state)
+    play(state, ["grow i2", "grow e1", "grow b4", "grow e4", "grow h4", "grow b7", "grow e7", "grow h7", "finish"])
+    assert state.move_history() == ["grow e1 i2 b4 e4 h4 b7 e7 h7"]
+    assert GameRecord.from_state(state).replay().notation() == state.notation()
+
+
+def test_foresight_of_an_illegal_or_unfinished_turn_proves_nothing():
+    for ahead in (FLIPPED_MOVE[:-1], FLIPPED_MOVE[:-2] + ["finish"], ["grow i8", "grow i8", "finish"], ["pass"]):
+        state = position(FLIPPED)
+        state.foresee(ahead)
+        with pytest.raises(IllegalActionError, match="no maximal growth move"):
+            play(state, ["grow i8"])
+    state = position(FLIPPED)
+    state.foresee(iter(FLIPPED_MOVE + ["pass"]))
+    play(state, FLIPPED_MOVE)
+    assert not state.mid_turn()
+
+
+# --- the exact pre-check --------------------------------------------------------------------
+
+
+def partial_turns(options, seed, steps):
+    """Turns in progress from random play: (state's turn analysis, node after each valid stone)."""
+    state = random_position(options, seed, steps)
+    if state is None:
+        return
+    rng = random.Random(seed)
+    turn = state.turn
+    while True:
+        node = state._current_node()
+        for p in range(state.geom.points):
+            if turn.grow_problem(node, p) is None:
+                yield turn, turn.step(node, p)
+        stones = [a for a in state.legal_actions() if state._decode(a)[0] == 3]
+        if not stones or rng.random() < 0.3:
+            return
+        state.apply_action(rng.choice(stones))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 6), st.booleans(), st.integers(0, 10**6), st.integers(0, 40))
+def test_the_pre_check_and_the_exact_mode_answer_as_a_full_search(size, balancing, seed, steps):
+    """Some end passes ``completable`` exactly when a legal move can be reached (so step 2's no
+    is exact), and without a limit ``completable_all`` is a search of every reachable move."""
+    options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": None}
+    for turn, node in partial_turns(options, seed, steps):
+        reachable = turn._any_moves(node, float("inf"), RuntimeError)
+        some_end = any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in turn.ends(node))
+        assert some_end == bool(reachable)
+        assert turn.completable_all(node) == any(turn.extension(grown, q) is None for grown, q in reachable)
