@@ -399,7 +399,7 @@ class Turn:
         at all (now answered before step 3); all the others that a search without limit settled
         (27, on 9x9 and 13x13) were no too.
         """
-        if any(self._reachable(node, grown) for grown, _ in self.witnesses):
+        if self.witnessed(node):
             return True
         some_end = False
         for q in self.ends(node):
@@ -421,6 +421,10 @@ class Turn:
         except _OverBudget:
             pass
         return False
+
+    def witnessed(self, node: Node) -> bool:
+        """Whether a maximal move known this turn (``self.witnesses``) can be reached from ``node``."""
+        return any(self._reachable(node, grown) for grown, _ in self.witnesses)
 
     def ends(self, node: Node) -> list[int | None]:
         """The ways the turn in progress at ``node`` might end: finish (None), then, when the

@@ -16,7 +16,8 @@ bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word `
   the branches are tried), and under ``growth="all"`` ``_completable_all``, ``_grow_greedily``,
   ``_extension`` and ``_enumerate`` (``Turn._any_moves``, same order and the same 5,000-set
   budget) follow the engine, including the witnesses (maximal moves found earlier in the turn)
-  that the engine keeps per turn. A rollout starts from the witnesses of the state's turn
+  that the engine keeps per turn, and the list's closure under the witnesses found while making
+  it (``_check_candidates``). A rollout starts from the witnesses of the state's turn
   analysis; it does not add the ones it finds to that shared analysis, as a Python rollout on a
   clone does, which can change a later ``growth="all"`` answer only past the 5,000-set budget.
 
@@ -803,10 +804,8 @@ def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesse
     ``node``; records witnesses (``n_witnesses[0]`` of them, -1 once the store overflowed)."""
     words = wb.shape[1]
     added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
-    for i in range(n_witnesses[0]):
-        grown = witnesses[i, :words]
-        if _subset(added, grown) and _order_ok(node, grown & ~added, pt, tb, tv, wb, wp):
-            return True
+    if _witnessed(node, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+        return True
     ends = np.empty(nbr.shape[0] + 1, np.int64)
     ends[0] = -1
     n_ends = 1
@@ -837,6 +836,18 @@ def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesse
         q = found[i, words]
         if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
             return _witness(grown, q, witnesses, n_witnesses)
+    return False
+
+
+@njit
+def _witnessed(node, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+    """Whether a witness can still be reached from ``node`` (``Turn.witnessed``)."""
+    words = wb.shape[1]
+    added = node[:words]
+    for i in range(n_witnesses[0]):
+        grown = witnesses[i, :words]
+        if _subset(added, grown) and _order_ok(node, grown & ~added, pt, tb, tv, wb, wp):
+            return True
     return False
 
 
@@ -1041,6 +1052,7 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
         if ok:
             fb[_PLACE_OK * words + (q >> 5)] |= np.int64(1) << (q & 31)
     m = _points_at(fb, _GROW_CHECK * words, words, points)
+    known = n_witnesses[0]
     for i in range(m):
         p = points[i]
         for j in range(6 * words):
@@ -1056,6 +1068,16 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
                 ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
+    if n_witnesses[0] > known:  # closed under the witnesses found meanwhile, as the engine's list
+        for i in range(m):
+            p = points[i]
+            if (fb[_GROW_OK * words + (p >> 5)] >> (p & 31)) & 1:
+                continue
+            for j in range(6 * words):
+                after[j] = node[j]
+            _step(after, p, pt, tb, nbr, wb, wp)
+            if _witnessed(after, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+                fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     return finish
 
 

@@ -26,7 +26,7 @@ The limit is the engine parameter (not a rule) ``all_search_limit``: growth sets
 by default; ``load_game("sygo", growth="all", all_search_limit=None)`` decides exactly (spec 7.1's
 "same moves" then holds stone by stone too), in time that can grow exponentially with the number
 of groups; the compiled kernel plays only the default. Whatever the limit, ``apply_action``
-accepts every stone ``legal_actions()`` offers, ``apply_move`` plays every legal move, and a
+accepts exactly the stones ``legal_actions()`` offers, ``apply_move`` plays every legal move, and a
 game's record replays (``GameRecord.replay``, ``move_history()``): a replay tells the state the
 actions still to come (``foresee``), and the growth turn they complete, once checked, proves
 each of its stones.
@@ -235,6 +235,7 @@ class SygoState(State):
         self.last_turn: tuple[int, int] = (0, 0)
         self._turn: Turn | None = None  # analysis of the turn's start position, made on demand
         self._actions: tuple[int, ...] | None = None
+        self._witnesses_seen = 0  # len(turn.witnesses) when _actions was made (growth="all")
 
     # --- small helpers ------------------------------------------------------------------------
 
@@ -317,9 +318,15 @@ class SygoState(State):
     def _legal_actions(self) -> list[int]:
         """Each candidate checked by ``_reason``, except for a shortcut: under ``"any"``, when no
         group of the mover lacks liberties yet, a stone with an empty neighbour keeps its own group
-        breathing and changes no other group of the mover, so the turn can end right after it."""
-        if self._actions is None:
-            geom, turn, node = self.geom, self.turn, self._current_node()
+        breathing and changes no other group of the mover, so the turn can end right after it.
+
+        Under ``"all"`` the list is closed under the witnesses its checks found (a stone refused
+        before a later candidate's witness proved it is offered too), and it is made again once
+        the turn knows more witnesses (found by another state of the turn, ``apply_move`` or
+        ``foresee``): ``apply_action`` then accepts exactly the stones offered."""
+        turn = self.turn
+        if self._actions is None or (turn.all_growth and self._witnesses_seen != len(turn.witnesses)):
+            geom, node = self.geom, self._current_node()
             empty = geom.full & ~(node.mover | node.opponent)
             shortcut = geom.spread(empty) if not turn.all_growth and (self.node is None or not self._node_dead()) else 0
             actions = [PASS] if self.node is None else [FINISH] if self._reason(FINISH) is None else []
@@ -328,10 +335,15 @@ class SygoState(State):
                     if (shortcut >> q) & 1 or self._reason(FIRST_PLACE + q) is None:
                         actions.append(FIRST_PLACE + q)
             first_grow, blocked = FIRST_PLACE + geom.points, node.grown | node.closed
+            stones, refused, known = [], [], len(turn.witnesses)
             for p in bit_points(turn.growable & empty):
-                if not turn.src[p] & blocked and ((shortcut >> p) & 1 or self._reason(first_grow + p) is None):
-                    actions.append(first_grow + p)
-            self._actions = tuple(actions)
+                if not turn.src[p] & blocked:
+                    offer = (shortcut >> p) & 1 or self._reason(first_grow + p) is None
+                    (stones if offer else refused).append(p)
+            if len(turn.witnesses) > known:
+                stones = sorted(stones + [p for p in refused if turn.witnessed(turn.step(node, p))])
+            self._actions = tuple(actions + [first_grow + p for p in stones])
+            self._witnesses_seen = len(turn.witnesses)
         return list(self._actions)
 
     def _node_dead(self) -> int:
@@ -340,14 +352,14 @@ class SygoState(State):
     def _illegal_reason(self, action: int) -> str | None:
         """``_reason``, except that a stone ``legal_actions()`` offers is always accepted: under
         ``growth="all"`` a stone refused on its own may be offered thanks to a witness that the
-        listing found for another stone (``growth.Turn.completable_all``)."""
+        list found for another stone (``growth.Turn.completable_all``). Witnesses only
+        accumulate, so an action once offered stays legal."""
         self._decode(action)  # raises ActionSyntaxError for an int that is no action
         if self._actions is not None and action in self._actions:
             return None
         reason = self._reason(action)
-        if reason is not None and self.turn.all_growth and self._actions is None and not self.is_terminal():
-            if action in self._legal_actions():
-                return None
+        if reason is not None and self.turn.all_growth and not self.is_terminal() and action in self._legal_actions():
+            return None
         return reason
 
     def _decode(self, action: int) -> tuple[int, int]:

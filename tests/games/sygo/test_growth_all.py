@@ -88,6 +88,53 @@ def test_exact_mode_stone_by_stone_is_the_legal_moves(size, balancing, seed, ste
         assert sorted(moves_stone_by_stone(state)) == sorted(state.legal_moves())
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 5), st.booleans(), st.sampled_from([1, 3]), st.integers(0, 10**6), st.integers(0, 40))
+def test_a_tiny_limit_leaves_no_dead_end_and_accepts_exactly_what_it_offers(size, balancing, limit, seed, steps):
+    """With a limit of 1 or 3 growth sets the search nearly always gives up, so what is offered
+    rests on the witnesses: still no dead end, only legal moves, and ``apply_action`` accepts a
+    growth stone exactly when ``legal_actions()`` offers it."""
+    options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": limit}
+    state = random_position(options, seed, steps)
+    if state is None:
+        return
+    assert set(moves_stone_by_stone(state)) <= set(state.legal_moves())
+    partial = state
+    rng = random.Random(seed)
+    while True:
+        listed = partial.legal_actions()
+        grow = state.geom.points + 2
+        for p in range(state.geom.points):
+            try:
+                partial.clone().apply_action(grow + p)
+                accepted = True
+            except IllegalActionError:
+                accepted = False
+            assert accepted == (grow + p in listed), (partial.move_in_progress(), p)
+        stones = [a for a in listed if a >= grow]
+        if not stones:
+            return
+        partial = partial.child(rng.choice(stones))
+
+
+def test_the_list_is_closed_under_the_witnesses_it_found():
+    """Found in random play with a limit of 1: ``grow d1`` fails its own check, but a witness found
+    for a later stone of the list reaches it, so it is offered (and accepted) too."""
+    game = load_game("sygo", size=7, growth="all", all_search_limit=1)
+    notation = ".BWWW.W/.WWBW.W/.WWBBWW/BBW.BBW/BWBBBB./BWWBWWW/WWW.BWW W g 1"
+    fresh = game.state_from_notation(notation)
+    assert fresh._reason(fresh.string_to_action("grow d1")) is not None
+    assert "grow d1" in offered(game.state_from_notation(notation))
+    assert play(game.state_from_notation(notation), ["grow d1"]).mid_turn()
+
+
+def test_what_a_replay_foresees_is_offered_too():
+    state = position(FLIPPED)
+    assert "grow i8" not in offered(state)
+    state.foresee(FLIPPED_MOVE)
+    assert "grow i8" in offered(state)
+
+
 # --- replays --------------------------------------------------------------------------------
 
 
