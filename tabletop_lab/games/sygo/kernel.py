@@ -153,7 +153,8 @@ _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
 _LIBS, _STONES, _TOUCH = 0, 1, 2
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
-_WB_ROWS = 12  # _ZERO stays 0
+_BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT = range(12, 18)
+_WB_ROWS = 18  # _ZERO stays 0, the _BOARD rows are fixed: fb's first three rows and the size
 # fb rows, the first three fixed
 _FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _ALIVE, _WAVE = range(8)
 _PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK = range(8, 12)  # the last two adjacent
@@ -569,7 +570,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
             qbit[q >> 5] |= np.int64(1) << (q & 31)
             filled[q >> 5] |= np.int64(1) << (q & 31)
             _position(filled, tb, tv, mover, opp)
-        d = _dead(mover, opp, nbr, group, stack_pts)
+        d = _lowest_dead(mover, opp, wb)
         if d < 0:
             return True
         _flood(d, mover, group, nbr, stack_pts)
@@ -864,7 +865,7 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
         filled = added.copy()
         filled[q >> 5] |= np.int64(1) << (q & 31)
         _position(filled, tb, tv, mover, opp)
-    if _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) >= 0:
+    if _lowest_dead(mover, opp, wb) >= 0:
         return False
     if tv[7 * words + 3]:
         return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
@@ -896,21 +897,70 @@ def _spread(bits, at, fb, row):
     ``fb`` (``Geometry.spread``): four shifts of the words."""
     words = fb.shape[0] // _FB_ROWS
     size = fb[_FB_ROWS * words]
-    low = np.int64(0xFFFFFFFF)
     out = row * words
     for w in range(words):
-        x = bits[at + w]
         before = bits[at + w - 1] if w > 0 else np.int64(0)
         after = bits[at + w + 1] if w + 1 < words else np.int64(0)
-        left = ((x << 1) | (before >> 31)) & low  # one column right
-        right = (x >> 1) | ((after & 1) << 31)  # one column left
-        up = ((x << size) | (before >> (32 - size))) & low
-        down = (x >> size) | ((after << (32 - size)) & low)
-        fb[out + w] = (
-            (left & fb[_NOT_FIRST * words + w])
-            | (right & fb[_NOT_LAST * words + w])
-            | ((up | down) & fb[_FULL * words + w])
+        fb[out + w] = _spread_word(
+            bits[at + w],
+            before,
+            after,
+            size,
+            fb[_NOT_FIRST * words + w],
+            fb[_NOT_LAST * words + w],
+            fb[_FULL * words + w],
         )
+
+
+@_inline
+def _spread_word(x, before, after, size, not_first, not_last, full):
+    """Word ``w`` of ``Geometry.spread`` from words ``w`` (``x``), ``w - 1`` and ``w + 1``."""
+    low = np.int64(0xFFFFFFFF)
+    left = ((x << 1) | (before >> 31)) & low  # one column right
+    right = (x >> 1) | ((after & 1) << 31)  # one column left
+    up = ((x << size) | (before >> (32 - size))) & low
+    down = (x >> size) | ((after << (32 - size)) & low)
+    return (left & not_first) | (right & not_last) | ((up | down) & full)
+
+
+@_borrowing
+def _spread_rows(wb, source, target):
+    """``_spread`` from row ``source`` of ``wb`` into row ``target``."""
+    size = wb[_BOARD_SIZE, 0]
+    words = wb.shape[1]
+    for w in range(words):
+        before = wb[source, w - 1] if w > 0 else np.int64(0)
+        after = wb[source, w + 1] if w + 1 < words else np.int64(0)
+        wb[target, w] = _spread_word(
+            wb[source, w], before, after, size, wb[_BOARD_NOT_FIRST, w], wb[_BOARD_NOT_LAST, w], wb[_BOARD_FULL, w]
+        )
+
+
+@_borrowing
+def _lowest_dead(mover, opp, wb):
+    """``_dead`` word-parallel: the lowest stone of the mover's groups without liberties, or -1.
+    The stones next to an empty point live, and so does every stone connected to a living one."""
+    words = wb.shape[1]
+    for w in range(words):
+        wb[_FRONT, w] = wb[_BOARD_FULL, w] & ~(mover[w] | opp[w])
+    _spread_rows(wb, np.int64(_FRONT), np.int64(_LIVE))
+    for w in range(words):
+        wb[_LIVE, w] &= mover[w]
+    grew = True
+    while grew:
+        grew = False
+        _spread_rows(wb, np.int64(_LIVE), np.int64(_FRONT))
+        for w in range(words):
+            new = wb[_FRONT, w] & mover[w] & ~wb[_LIVE, w]
+            if new:
+                wb[_LIVE, w] |= new
+                grew = True
+    for w in range(words):
+        dead = mover[w] & ~wb[_LIVE, w]
+        if dead:
+            low = dead & -dead
+            return (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    return -1
 
 
 @_borrowing
@@ -1111,8 +1161,13 @@ def _play(
     pt = np.empty((n_points, 12), np.int64)
     tb = np.zeros((3, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
-    wb = np.zeros((_WB_ROWS, words), np.int64)
     fb = _flat_bitsets(nbr, words)
+    wb = np.zeros((_WB_ROWS, words), np.int64)
+    for w in range(words):
+        wb[_BOARD_FULL, w] = fb[_FULL * words + w]
+        wb[_BOARD_NOT_FIRST, w] = fb[_NOT_FIRST * words + w]
+        wb[_BOARD_NOT_LAST, w] = fb[_NOT_LAST * words + w]
+    wb[_BOARD_SIZE, 0] = fb[_FB_ROWS * words]
     wp = np.zeros((4, n_points), np.int64)
     points = np.empty(n_points, np.int64)
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
