@@ -153,8 +153,8 @@ _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
 _LIBS, _STONES, _TOUCH = 0, 1, 2
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
-_BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT = range(12, 18)
-_WB_ROWS = 18  # _ZERO stays 0, the _BOARD rows are fixed: fb's first three rows and the size
+_BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT, _EXTRA = range(12, 19)
+_WB_ROWS = 19  # _ZERO stays 0, the _BOARD rows are fixed: fb's first three rows and the size
 # fb rows, the first three fixed
 _FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _ALIVE, _WAVE = range(8)
 _PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK = range(8, 12)  # the last two adjacent
@@ -549,14 +549,15 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
     added = node[:words]
     free = mode == _ANY and tv[7 * words + 2] == 1
     filled, mover, opp, group, around, qbit = wb[_FILLED], wb[_MOVER], wb[_OPP], wb[_GROUP], wb[_AROUND], wb[_QBIT]
-    remaining, pts, stack_pts = wb[_REMAINING], wp[_PTS], wp[_STACK]
-    stack = np.empty((16, words + 1), np.int64)
+    remaining, pts, stack_pts, extra = wb[_REMAINING], wp[_PTS], wp[_STACK], wb[_EXTRA]
+    stack = np.empty((16, words + 1), np.int64)  # rows: growth stones, then placement or -1
     stack[0, :words] = extra0
     stack[0, words] = q0 if mode == _FIXED else -1
     top = 1
     while top:
         top -= 1
-        extra = stack[top, :words].copy()
+        for w in range(words):
+            extra[w] = stack[top, w]
         q = stack[top, words]
         for w in range(words):
             filled[w] = added[w] | extra[w]
@@ -593,24 +594,23 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
                 continue
             for w in range(words):
                 remaining[w] = tb[_LIBS, h, w] & ~filled[w] & ~qbit[w]
-            wider = extra | remaining
-            if _order_ok(node, wider, pt, tb, tv, wb, wp):
-                if top == stack.shape[0]:
-                    stack = _grown_stack(stack)
-                stack[top, :words] = wider
+            if top == stack.shape[0]:
+                stack = _grown_stack(stack)
+            for w in range(words):  # the branch: extra and the rest of h's liberties
+                stack[top, w] = extra[w] | remaining[w]
+            if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
                 stack[top, words] = q
                 top += 1
-            if q < 0 and free:
-                left = np.empty(nbr.shape[0], np.int64)
-                m = _points(remaining, left)
+            if q < 0 and free:  # the balancing placement fills one of them
+                m = _points(remaining, pts)  # the group's points are done with
                 for i in range(m):
-                    r = left[i]
-                    narrower = extra | remaining
-                    narrower[r >> 5] &= ~(np.int64(1) << (r & 31))
-                    if _order_ok(node, narrower, pt, tb, tv, wb, wp):
-                        if top == stack.shape[0]:
-                            stack = _grown_stack(stack)
-                        stack[top, :words] = narrower
+                    r = pts[i]
+                    if top == stack.shape[0]:
+                        stack = _grown_stack(stack)
+                    for w in range(words):
+                        stack[top, w] = extra[w] | remaining[w]
+                    stack[top, r >> 5] &= ~(np.int64(1) << (r & 31))
+                    if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
                         stack[top, words] = r
                         top += 1
     return False
@@ -1069,7 +1069,6 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
     legality. ``points`` and ``after`` (a node) are scratch."""
     words = wb.shape[1]
     mover, opp = words, 2 * words
-    node_dead = mid and finish == 0
     if finish < 0:
         added = wb[_ADDED]
         for w in range(words):
@@ -1090,14 +1089,10 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
         for j in range(6 * words):
             after[j] = node[j]
         _step(after, p, pt, tb, nbr, wb, wp)
-        ok = False
         if tv[7 * words + 3]:
             ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
-        else:
-            if not node_dead:  # as in _legal_masks
-                ok = _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp)
-            if not ok:
-                ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
+        else:  # "any": _legal_masks's quick test failed (or a group of the node has no liberty)
+            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     return finish
