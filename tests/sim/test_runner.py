@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
 from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
+from tabletop_lab.records import GameRecord
 from tabletop_lab.sim import play_game, simulate, storable
+from tabletop_lab.sim.runner import _generate_state
 
 from .helpers import TURNS, AddUpGame
 
@@ -157,6 +162,29 @@ def test_turns_and_actions_are_counted_apart_in_multi_action_turns():
 # ----------------------------------------------------------------------------- determinism
 
 
+def test_recorded_actions_are_the_games_actions_and_change_no_row():
+    recorded = run(12, record_actions=True)
+    assert list(recorded.columns)[-1] == "actions"
+    same_rows(recorded.drop(columns="actions"), run(12))
+    same_rows(recorded, run(12, record_actions=True, workers=2, batch_size=5))
+    for row in recorded.itertuples():
+        by_seat = [RandomAgent() if label == "random" else GreedyAgent() for label in (row.agent_0, row.agent_1)]
+        assert row.actions == tuple(play_game(load_game("cross_endodoi"), by_seat, seed=row.seed).actions)
+        record = GameRecord("cross_endodoi", load_game("cross_endodoi").options, list(row.actions))
+        assert len(row.actions) == row.n_actions and record.replay().notation() == row.final
+
+
+def test_recording_random_games_plays_them_in_python_with_the_same_rows():
+    recorded = run(30, agents=["random", "random"], record_actions=True)
+    same_rows(recorded.drop(columns="actions"), run(30, agents=["random", "random"]))
+    assert recorded.actions.map(len).tolist() == recorded.n_actions.tolist()
+
+
+def test_record_actions_must_be_a_bool():
+    with pytest.raises(ValueError, match="record_actions must be True or False"):
+        run(2, record_actions="yes")
+
+
 def test_rows_do_not_depend_on_workers_or_batch_size():
     serial = run(60, batch_size=7)
     same_rows(serial, run(60, batch_size=60))
@@ -165,6 +193,13 @@ def test_rows_do_not_depend_on_workers_or_batch_size():
 
 def test_rows_of_a_shorter_run_are_the_prefix_of_a_longer_one():
     same_rows(run(10, seats="random"), run(25, seats="random").iloc[:10])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**128), spawned=st.integers(0, 2), n_words=st.integers(0, 300))
+def test_game_seeds_are_numpys_seed_sequence_output(seed, spawned, n_words):
+    sequence = np.random.SeedSequence(seed).spawn(3)[spawned]
+    assert (_generate_state(sequence, n_words) == sequence.generate_state(n_words, np.uint64)).all()
 
 
 def test_another_seed_gives_other_games():
@@ -338,10 +373,11 @@ def test_hidden_information_games_run_with_agents_that_support_them():
 
 
 def test_frames_save_to_parquet_through_storable(tmp_path):
-    df = run(20, max_actions=30)
+    df = run(20, max_actions=30, record_actions=True)
     path = tmp_path / "games.parquet"
     storable(df).to_parquet(path)
     back = pd.read_parquet(path)
+    assert back.actions.map(tuple).tolist() == df.actions.tolist()
     assert back.winners.map(tuple).tolist() == df.winners.tolist()
     assert back.winner_agents.map(tuple).tolist() == df.winner_agents.tolist()
     saved = data.load_or_run(tmp_path / "study.parquet", lambda: df)  # studies save their frames
