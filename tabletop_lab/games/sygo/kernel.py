@@ -1153,7 +1153,7 @@ def _play(
     it stands mid-turn), ``root_board`` as the start of the last turn."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    pt = np.empty((n_points, 12), np.int64)
+    pt = np.empty((n_points, 12), np.int32)
     tb = np.zeros((3, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
     fb = _flat_bitsets(nbr, words)
