@@ -652,7 +652,7 @@ class SygoState(State):
         limit would withhold. That is sound: every prefix of a legal maximal move can still end
         in it (spec 7.2). Anything else (a pass, a placement, an illegal or unfinished turn) is
         left to ``apply_action`` to judge."""
-        if self.node is not None or self.is_terminal() or not self.game.options["growth"] == "all":
+        if self.node is not None or self.is_terminal() or self.game.options["growth"] != "all":
             return
         grown, q = 0, None
         try:
