@@ -447,7 +447,7 @@ class State:
 
         A game whose stone-by-stone test may not prove on its own that an action of a legal move
         keeps the move completable (Sygo's ``growth="all"``, past its search limit) checks the
-        whole move here and keeps it as the proof, so a recorded game always replays. It may only
+        whole move here and keeps it as the proof, so that a recorded game replays. It may only
         prove legal what the rules allow. The default ignores them.
         """
 

@@ -29,7 +29,8 @@ of groups; the compiled kernel plays only the default. Whatever the limit, ``app
 accepts exactly the stones ``legal_actions()`` offers, ``apply_move`` plays every legal move, and a
 game's record replays (``GameRecord.replay``, ``move_history()``): a replay tells the state the
 actions still to come (``foresee``), and the growth turn they complete, once checked, proves
-each of its stones.
+each of its stones. Only an unfinished last turn (a game cut by ``max_actions``) has no move to
+check; its stones are proven by one search from where they lead, which past the limit can fail.
 """
 
 from __future__ import annotations
@@ -650,26 +651,39 @@ class SygoState(State):
         that is a legal move (checked as ``apply_move`` checks it), that move joins the turn's
         witnesses, so each of its stones is accepted in the order given, even one the search
         limit would withhold. That is sound: every prefix of a legal maximal move can still end
-        in it (spec 7.2). Anything else (a pass, a placement, an illegal or unfinished turn) is
-        left to ``apply_action`` to judge."""
+        in it (spec 7.2). When ``actions`` end inside the turn (a game cut by ``max_actions``),
+        the node its stones reach is tested once by ``growth.Turn.completable_all``, whose
+        witness, if it finds one within the limit, proves every stone before it too. Anything
+        else (a pass, a placement, an illegal turn) is left to ``apply_action`` to judge."""
         if self.node is not None or self.is_terminal() or self.game.options["growth"] != "all":
             return
-        grown, q = 0, None
+        stones, q = [], None
         try:
             for text in actions:
                 kind, p = self._decode(self.string_to_action(text))
-                if kind == 3 and not (grown >> p) & 1:
-                    grown |= 1 << p
+                if kind == 3 and p not in stones:
+                    stones.append(p)
                     continue
-                if not grown or kind not in (FINISH, 2):
+                if not stones or kind not in (FINISH, 2):
                     return
                 q = p if kind == 2 else None
                 break
             else:
-                return  # the turn is not finished within ``actions``
-            self._move_actions(self._growth_string(grown, q))
+                self._prove_unfinished(stones)
+                return
+            self._move_actions(self._growth_string(sum(1 << p for p in stones), q))
         except ActionError:
             return
+
+    def _prove_unfinished(self, stones: list[int]) -> None:
+        turn = self.turn
+        node = turn.root
+        for p in stones:
+            if turn.grow_problem(node, p) is not None:
+                return
+            node = turn.step(node, p)
+        if stones:
+            turn.completable_all(node)  # records the witness it finds
 
     def _move_string(self, actions: list[int]) -> str:
         """The canonical string of the completed move made of ``actions`` from this position."""

@@ -160,6 +160,12 @@ def test_a_record_replays_past_the_search_limit():
     assert by_moves.notation() == state.notation()
 
 
+def test_a_record_cut_inside_a_turn_replays():
+    state = play(position(FLIPPED, all_search_limit=None), FLIPPED_MOVE[:2])
+    replayed = GameRecord.from_state(state).replay()
+    assert replayed.move_in_progress() == FLIPPED_MOVE[:2] and replayed.snapshot() == state.snapshot()
+
+
 def _states(state):
     """Every state from the start, replayed in exact mode (where every stone is provable)."""
     replay = state.game.state_from_dict(state.start_position())
@@ -179,7 +185,7 @@ def test_the_docstring_game_replays():
 
 
 def test_foresight_of_an_illegal_or_unfinished_turn_proves_nothing():
-    for ahead in (FLIPPED_MOVE[:-1], FLIPPED_MOVE[:-2] + ["finish"], ["grow i8", "grow i8", "finish"], ["pass"]):
+    for ahead in (["grow i8"], FLIPPED_MOVE[:-2] + ["finish"], ["grow i8", "grow i8", "finish"], ["pass"], []):
         state = position(FLIPPED)
         state.foresee(ahead)
         with pytest.raises(IllegalActionError, match="no maximal growth move"):
