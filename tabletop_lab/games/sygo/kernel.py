@@ -1526,8 +1526,10 @@ class SygoKernel:
         start = row[at + 4 : 2 * at + 4]
         white, black = _mask(start[:words]), _mask(start[words:])
         state = SygoState(game, white, black, int(row[at]), bool(row[at + 1]), int(row[at + 2]))
-        for p in row[2 * at + 4 : 2 * at + 4 + n_stones].tolist():
-            state.apply_action(FIRST_PLACE + n_points + p)
+        stones = [FIRST_PLACE + n_points + p for p in row[2 * at + 4 : 2 * at + 4 + n_stones].tolist()]
+        state.foresee(state.action_to_string(action) for action in stones)  # growth="all": proves them
+        for action in stones:
+            state.apply_action(action)
         return canonical_json(state.snapshot())
 
     def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> list[int]:
