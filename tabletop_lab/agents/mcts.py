@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
-from ..kernels import random_rollout, rollout_function
+from ..kernels import playout_kernel, random_rollout, rollout_function
 from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information, no_gc_pauses
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
@@ -124,6 +124,14 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State) -> _Node:
+        if self.seconds is None and playout_kernel(root_state.game) is not None:
+            from .compiled_mcts import search_root  # numba is loaded on first use only
+
+            c = DEFAULT_C if self.c is None else self.c
+            found = search_root(root_state, self.rng, self.iterations, c, self.paranoid)
+            if found is not None:
+                self.stats = {"simulations": self.iterations, "nodes": found.nodes}
+                return _Node.compiled_root(root_state, found.edges, found.untried)
         with no_gc_pauses():
             return self._simulate(root_state)
 
@@ -225,6 +233,18 @@ class _Node:
         self.edges: list[_Edge] = []
         self.visits = 0
 
+    @classmethod
+    def compiled_root(cls, state: State, edges: list[tuple[int, int, float]], untried: list[int]) -> _Node:
+        """The root of a compiled search (``compiled_mcts.search_root``): its edges' statistics,
+        without the graph below."""
+        root = cls(state, untried)
+        for action, visits, total in edges:
+            edge = _Edge(action, None)
+            edge.visits, edge.total = visits, total
+            root.edges.append(edge)
+        root.visits = sum(edge.visits for edge in root.edges)
+        return root
+
 
 class _Edge:
     """An action from a node to its child; ``total`` sums the chooser's component of every
@@ -232,7 +252,7 @@ class _Edge:
 
     __slots__ = ("action", "child", "visits", "total")
 
-    def __init__(self, action: int, child: _Node):
+    def __init__(self, action: int, child: _Node | None):
         self.action = action
         self.child = child
         self.visits = 0
