@@ -95,9 +95,7 @@ class MCTSAgent(Agent):
         actions = self._check_supported(state)
         if len(actions) == 1:
             return actions[0]
-        root = self._search(state)
-        best = max(root.edges, key=lambda e: (e.visits, e.total / e.visits))
-        return best.action
+        return self._search(state, lambda root: max(root.edges, key=lambda e: (e.visits, e.total / e.visits)).action)
 
     def analyse(self, state: State) -> list[dict]:
         """Search ``state`` and report every legal action, most visited first.
@@ -107,23 +105,25 @@ class MCTSAgent(Agent):
         (``None`` for an action the budget never reached).
         """
         self._check_supported(state)
-        root = self._search(state)
+        tried, untried = self._search(
+            state, lambda root: ([(e.action, e.visits, e.total) for e in root.edges], root.untried)
+        )
         rows = [
-            {
-                "action": e.action,
-                "move": state.action_to_string(e.action),
-                "visits": e.visits,
-                "value": e.total / e.visits,
-            }
-            for e in root.edges
+            {"action": a, "move": state.action_to_string(a), "visits": visits, "value": total / visits}
+            for a, visits, total in tried
         ]
-        rows += [{"action": a, "move": state.action_to_string(a), "visits": 0, "value": None} for a in root.untried]
+        rows += [{"action": a, "move": state.action_to_string(a), "visits": 0, "value": None} for a in untried]
         rows.sort(key=lambda row: -row["visits"])
         return rows
 
     # --- the search -----------------------------------------------------------------------
 
-    def _search(self, root_state: State) -> _Node:
+    def _search(self, root_state: State, summarise: Callable[[_Node], Any]) -> Any:
+        """``summarise(root)`` after the simulations: compiled (``compiled_mcts``) when the game's
+        kernel has tree operations for this state and the budget is ``iterations``, else in
+        Python. The Python tree is freed (by reference counting) before the cycle collector
+        resumes; otherwise its first pass would scan the whole tree, which cost a quarter of a
+        100-simulation search."""
         if self.seconds is None and playout_kernel(root_state.game) is not None:
             from .compiled_mcts import search_root  # numba is loaded on first use only
 
@@ -131,9 +131,9 @@ class MCTSAgent(Agent):
             found = search_root(root_state, self.rng, self.iterations, c, self.paranoid)
             if found is not None:
                 self.stats = {"simulations": self.iterations, "nodes": found.nodes}
-                return _Node.compiled_root(root_state, found.edges, found.untried)
+                return summarise(_Node.compiled_root(root_state, found.edges, found.untried))
         with no_gc_pauses():
-            return self._simulate(root_state)
+            return summarise(self._simulate(root_state))
 
     def _simulate(self, root_state: State) -> _Node:
         rollout = _rollout_keeping_state(root_state.game)

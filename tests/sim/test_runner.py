@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
 from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
 from tabletop_lab.sim import play_game, simulate, storable
+from tabletop_lab.sim.runner import _generate_state
 
 from .helpers import TURNS, AddUpGame
 
@@ -165,6 +169,13 @@ def test_rows_do_not_depend_on_workers_or_batch_size():
 
 def test_rows_of_a_shorter_run_are_the_prefix_of_a_longer_one():
     same_rows(run(10, seats="random"), run(25, seats="random").iloc[:10])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**128), spawned=st.integers(0, 2), n_words=st.integers(0, 300))
+def test_game_seeds_are_numpys_seed_sequence_output(seed, spawned, n_words):
+    sequence = np.random.SeedSequence(seed).spawn(3)[spawned]
+    assert (_generate_state(sequence, n_words) == sequence.generate_state(n_words, np.uint64)).all()
 
 
 def test_another_seed_gives_other_games():
