@@ -35,9 +35,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, next_draw, njit
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, random_rollout
+from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
 __all__ = ["KERNEL"]
@@ -1145,6 +1146,159 @@ def _write_notations(boards, size, text):
         out[at + 5] = 48 + row[at_side + 2]
 
 
+# ----------------------------------------------------------------------------- the compiled tree
+# MCTSAgent's compiled search (agents/compiled_mcts.py) on one int64 array a state (W words):
+#   [0, 2W + 4)       the board as ``_play`` takes it: white, black, to_move, grown, passes, mid;
+#   [2W + 4, 5W + 4)  mid-turn: the turn's node fields added, grown, closed (zero between moves);
+#   [5W + 4, 7W + 4)  mid-turn: the turn's start position (white, black);
+#   [7W + 4, ...)     mid-turn: the turn's growth stones in the order played, -1 after the last.
+# The key is the first 5W + 4 entries. ``SygoState._key()`` is (white, black, to_move, grown,
+# passes) between moves and that plus (node.added, node.grown, node.closed) mid-turn; ``mid``
+# is set exactly mid-turn and the node fields are zero otherwise, the words are the bits of the
+# engine's int masks (points, and start groups numbered by their lowest point in both), so two
+# arrays have equal keys exactly when the two states' ``_key()`` are equal.
+# ``rules``: (nbr, balancing, scratch...): see ``SygoKernel.tree_root``. growth="all" is not
+# searched here: the engine's turn analysis keeps its witnesses across every clone of a turn,
+# which the tree would have to share node by node to answer as the engine does past the budget.
+
+
+@njit
+def _tree_turn(state, rules):
+    """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
+    ``node``) after the turn's stones so far."""
+    nbr, balancing, pt, tb, tv, wb, wp = rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6]
+    node = rules[7]
+    words = wb.shape[1]
+    at = 2 * words
+    to_move = state[at]
+    mid = state[at + 3] == 1
+    start = state[5 * words + 4 : 7 * words + 4] if mid else state[: 2 * words]
+    mover = start[words * to_move : words * (to_move + 1)]
+    opp = start[words * (1 - to_move) : words * (2 - to_move)]
+    _start_turn(mover, opp, _balancing_now(balancing, to_move, state[at + 1]), False, pt, tb, tv, nbr, wp[_STACK])
+    node[:] = tv[: 6 * words]
+    if mid:
+        stones = state[7 * words + 4 :]
+        i = 0
+        while i < stones.shape[0] and stones[i] >= 0:
+            _step(node, stones[i], pt, tb, nbr, wb, wp)
+            i += 1
+    return node
+
+
+@njit
+def _tree_legal(state, rules, out):
+    """``legal_actions()`` in the engine's order (``_legal`` at the turn's node)."""
+    words = rules[5].shape[1]
+    if state[2 * words + 2] >= 2:
+        return 0
+    node = _tree_turn(state, rules)
+    return _legal(
+        node, state[2 * words + 3] == 1, rules[2], rules[3], rules[4], rules[0], rules[5], rules[6], rules[8],
+        rules[9], rules[10], out,
+    )  # fmt: skip
+
+
+@njit
+def _tree_apply(state, action, rules):
+    """``apply_action``: ``_play``'s step for one action, on the tree's array form."""
+    nbr, pt, tb, tv, wb, wp = rules[0], rules[2], rules[3], rules[4], rules[5], rules[6]
+    words = wb.shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    to_move = state[at]
+    mid = state[at + 3] == 1
+    node = _tree_turn(state, rules)
+    white, black = state[:words], state[words:at]
+    if action == PASS:
+        state[at + 2] += 1
+        state[at] = 1 - to_move
+        return 0
+    if action >= FIRST_PLACE + n_points:  # a growth stone: the turn goes on
+        p = action - FIRST_PLACE - n_points
+        stones = state[7 * words + 4 :]
+        if not mid:
+            state[5 * words + 4 : 7 * words + 4] = state[:at]
+            stones[:] = -1
+        i = 0
+        while stones[i] >= 0:
+            i += 1
+        stones[i] = p
+        _step(node, p, pt, tb, nbr, wb, wp)
+        state[at + 3] = 1
+        state[at + 4 : at + 4 + words] = node[:words]
+        state[at + 4 + words : at + 4 + 2 * words] = node[3 * words : 4 * words]
+        state[at + 4 + 2 * words : at + 4 + 3 * words] = node[4 * words : 5 * words]
+        new_mover, new_opp = node[words : 2 * words], node[2 * words : 3 * words]
+    else:
+        new_mover, new_opp = wb[_MOVER], wb[_OPP]
+        if action == FINISH:
+            new_mover[:] = node[words : 2 * words]
+            new_opp[:] = node[2 * words : 3 * words]
+        else:
+            filled = node[:words].copy()
+            filled[(action - FIRST_PLACE) >> 5] |= np.int64(1) << ((action - FIRST_PLACE) & 31)
+            _position(filled, tb, tv, new_mover, new_opp)
+        state[at + 2] = 0
+        if mid:
+            state[at + 1] = 1
+        state[at] = 1 - to_move
+        state[at + 3] = 0
+        state[at + 4 :] = 0
+        state[7 * words + 4 :] = -1
+    if to_move == 0:
+        white[:] = new_mover
+        black[:] = new_opp
+    else:
+        black[:] = new_mover
+        white[:] = new_opp
+    return 0
+
+
+@njit
+def _tree_player(state, rules):
+    at = 2 * rules[5].shape[1]
+    return -4 if state[at + 2] >= 2 else state[at]  # TERMINAL
+
+
+@njit
+def _tree_rollout(state, budget, stream, rules, values):
+    """``SygoKernel.rollout``: through ``_run`` from a copy of the state, as ``_play`` lays it out."""
+    nbr, balancing = rules[0], rules[1]
+    words = rules[5].shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    if budget > 0 and state[at + 2] < 2:
+        row, streams, out = rules[11], rules[12], rules[13]
+        row[0, : at + 4] = state[: at + 4]
+        row[0, at + 4 :] = state[5 * words + 4 :]
+        streams[0, 0] = stream
+        rules[10][0] = 0
+        _run(row, streams, True, budget, nbr, balancing, False, rules[9], rules[10], rules[14], out)
+        stream = streams[0, 0]
+        if out[0, 0] == FINISHED:
+            value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
+        else:
+            value = out[0, 6] / n_points
+    elif state[at + 2] >= 2:  # returns()
+        s_white, s_black = _scores(state[:words], state[words:at], nbr)
+        value = 0.0 if s_white == s_black else (1.0 if s_white > s_black else -1.0)
+    else:  # evaluate()
+        value = _area_count(state[:words], state[words:at], nbr) / n_points
+    values[0] = value
+    values[1] = -value
+    return stream, 0
+
+
+@njit
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
+                 stream, out):  # fmt: skip
+    return uct_search(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
+        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    )  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- the Python side
 
 
@@ -1290,6 +1444,49 @@ class SygoKernel:
             return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
         lead = int(out[0, 6]) / n_points
         return [lead, -lead], int(streams[0, 0])
+
+    def tree_state(self, state: SygoState) -> np.ndarray:
+        """The compiled tree's array form of ``state`` (layout above ``_tree_turn``)."""
+        n_points = state.geom.points
+        words = (n_points + 31) >> 5
+        at = 2 * words
+        array = np.zeros(7 * words + 4 + n_points, np.int64)
+        array[:at] = _words(state.white, words) + _words(state.black, words)
+        array[at : at + 4] = [state.to_move, state.grown, state.passes, state.mid_turn()]
+        array[7 * words + 4 :] = -1
+        if state.mid_turn():
+            node, root = state.node, state.turn.root
+            array[at + 4 : 5 * words + 4] = (
+                _words(node.added, words) + _words(node.grown, words) + _words(node.closed, words)
+            )
+            white, black = (root.mover, root.opponent) if state.to_move == 0 else (root.opponent, root.mover)
+            array[5 * words + 4 : 7 * words + 4] = _words(white, words) + _words(black, words)
+            array[7 * words + 4 : 7 * words + 4 + len(state.stones)] = state.stones
+        return array
+
+    def tree_root(self, state: SygoState) -> TreeRoot | None:
+        game = state.game
+        nbr, balancing, all_growth = self._rules(game)
+        if all_growth:
+            return None
+        n_points = len(nbr)
+        words = (n_points + 31) >> 5
+        scratch = (
+            np.empty((n_points, 12), np.int64),  # pt
+            np.zeros((3, n_points, words), np.int64),  # tb
+            np.zeros(7 * words + 4, np.int64),  # tv
+            _scratch_bitsets(nbr, words),  # wb
+            np.zeros((5, n_points), np.int64),  # wp
+            np.empty(6 * words, np.int64),  # the turn's node
+            np.empty((1, words + 1), np.int64),  # found (growth="all" only)
+            *self._witnesses(False, words),
+            self._empty_boards(game, 1),  # a rollout's row for _run
+            np.zeros((1, 1), np.uint64),  # its stream
+            np.zeros((1, 7), np.int64),  # its out
+            np.empty(0, np.int64),  # no record
+        )
+        rules = (nbr, balancing, *scratch)
+        return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
 
 
 KERNEL = SygoKernel()
