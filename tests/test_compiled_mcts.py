@@ -8,6 +8,7 @@ tree operations must agree with the engine on legal actions, players, transition
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import numpy as np
@@ -28,6 +29,10 @@ POSITIONS = [
     ("sygo", {"size": 4, "balancing": False}, 6, True),
     ("sygo", {"size": 6, "balancing": False}, 14, False),
     ("sygo", {"size": 3}, 4, True),
+    ("sinoda", {}, 20, False),
+    ("sinoda", {"players": 3}, 40, False),
+    ("sinoda", {"players": 4, "teams": "pairs"}, 60, False),
+    ("sinoda", {"players": 6, "teams": "triples"}, 90, False),
 ]
 
 
@@ -61,8 +66,16 @@ def searched(state, seed, iterations, paranoid, compiled):
         use_kernels(previous)
 
 
-@pytest.mark.parametrize("name, options, n_actions, mid_turn", POSITIONS)
-@pytest.mark.parametrize("iterations", [1, 2, 50, 300])
+#: 300 simulations of Sinoda on the large board take the Python search some 5 s: 50 at most there
+SEARCHES = [
+    (*where, iterations)
+    for where in POSITIONS
+    for iterations in (1, 2, 50, 300)
+    if iterations <= 50 or where[0] != "sinoda" or not where[1]
+]
+
+
+@pytest.mark.parametrize("name, options, n_actions, mid_turn, iterations", SEARCHES)
 def test_the_compiled_search_is_the_python_search(name, options, n_actions, mid_turn, iterations):
     seeds = (0, 1, 2) if iterations < 300 else (3,)
     compared = 0
@@ -123,9 +136,23 @@ def test_mt19937_shuffles_as_random_shuffle(seed):
     assert rng.random() == reference.random()
 
 
-def sygo_positions(options, n, seed):
-    """Every state of random Sygo games (mid-turn ones included), ``n`` of them."""
-    game = load_game("sygo", **options)
+#: (game, options) of every rules config family with tree operations, for the operation tests
+CONFIGS = [
+    ("cross_endodoi", {}),
+    ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True}),
+    ("sygo", {"size": 5}),
+    ("sygo", {"size": 4, "balancing": False}),
+    ("sygo", {"size": 7}),
+    ("sinoda", {}),
+    ("sinoda", {"players": 3}),
+    ("sinoda", {"players": 4, "teams": "pairs", "four_player_start": "side"}),
+    ("sinoda", {"players": 6, "teams": "triples", "first_player": 2}),
+]
+
+
+def states_in_play(name, options, n, seed):
+    """``n`` states met in random games (mid-turn ones included), the final ones too."""
+    game = load_game(name, **options)
     rng = random.Random(seed)
     found = []
     while len(found) < n:
@@ -137,7 +164,42 @@ def sygo_positions(options, n, seed):
     return found
 
 
-def sygo_key(array, words, n_points):
+@pytest.mark.parametrize("name, options", CONFIGS)
+def test_tree_operations_are_the_engines(name, options):
+    """Each state's array: the engine's player and legal actions, the engine's successor for
+    every action tried, the kernel's rollout (values and stream) for budgets that end, cut and
+    evaluate at once; and keys equal exactly when the states' ``_key()`` are."""
+    states = states_in_play(name, options, 120, seed=len(name) + len(options))
+    kernel = playout_kernel(states[0].game)
+    module = importlib.import_module(type(kernel).__module__)
+    rng = random.Random(2)
+    by_key, by_array = {}, {}
+    for state in states:
+        tree = kernel.tree_root(state)
+        array, rules = tree.state, tree.rules
+        by_key.setdefault(state._key(), set()).add(id(state))
+        by_array.setdefault(tuple(array[: tree.key_width].tolist()), set()).add(id(state))
+        assert module._tree_player(array, rules) == state.current_player()
+        out = np.empty(tree.max_legal, np.int64)
+        legal = state.legal_actions()
+        assert out[: module._tree_legal(array, rules, out)].tolist() == legal
+        for action in rng.sample(legal, min(3, len(legal))):
+            after = array.copy()
+            assert module._tree_apply(after, action, rules) == 0
+            child = state.clone()
+            child.apply_action(action)
+            assert after.tolist() == kernel.tree_root(child).state.tolist()
+        for budget in (0, 3, state.game.info.max_actions):
+            stream = rng.getrandbits(64)
+            values = np.zeros(state.game.num_players)
+            after_stream, status = module._tree_rollout(array, budget, np.uint64(stream), rules, values)
+            expected, expected_stream = kernel.rollout(state, budget, stream)
+            assert (values.tolist(), int(after_stream), status) == (expected, expected_stream, 0)
+        assert array.tolist() == tree.state.tolist()  # the operations other than apply change nothing
+    assert sorted(map(sorted, by_key.values())) == sorted(map(sorted, by_array.values()))
+
+
+def sygo_key(array, words):
     """``SygoState._key()`` read back from the first ``5 * words + 4`` entries of a tree array."""
 
     def mask(part):
@@ -151,29 +213,14 @@ def sygo_key(array, words, n_points):
     return key + tuple(mask(array[at + 4 + k * words : at + 4 + (k + 1) * words]) for k in range(3))
 
 
-@pytest.mark.parametrize("options", [{"size": 5}, {"size": 4, "balancing": False}, {"size": 7}])
-def test_sygo_tree_operations_are_the_engines(options):
-    """The tree's key is ``_key()``; its legal actions, player and transitions are the engine's."""
-    from tabletop_lab.games.sygo import kernel
-
-    states = sygo_positions(options, 150, seed=len(options) + options["size"])
-    tree = kernel.KERNEL.tree_root(states[0])
-    rules, words, n_points = tree.rules, (states[0].geom.points + 31) >> 5, states[0].geom.points
-    out = np.empty(tree.max_legal, np.int64)
-    rng = random.Random(1)
+@pytest.mark.parametrize("options", [{"size": 5}, {"size": 6, "balancing": False}])
+def test_sygo_tree_keys_read_back_as_the_engines_keys(options):
+    """The proof of key equality, field by field: the key part of the array is ``_key()``."""
+    states = states_in_play("sygo", options, 150, seed=options["size"])
     assert any(state.mid_turn() for state in states)
+    words = (states[0].geom.points + 31) >> 5
     for state in states:
-        array = kernel.KERNEL.tree_state(state)
-        assert sygo_key(array, words, n_points) == state._key()
-        assert kernel._tree_player(array, rules) == state.current_player()
-        legal = state.legal_actions()
-        assert out[: kernel._tree_legal(array, rules, out)].tolist() == legal
-        for action in rng.sample(legal, min(4, len(legal))):
-            after = array.copy()
-            assert kernel._tree_apply(after, action, rules) == 0
-            child = state.clone()
-            child.apply_action(action)
-            assert after.tolist() == kernel.KERNEL.tree_state(child).tolist()
+        assert sygo_key(playout_kernel(state.game).tree_root(state).state, words) == state._key()
 
 
 def test_sygo_growth_all_is_searched_in_python():
