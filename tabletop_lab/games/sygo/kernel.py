@@ -1157,7 +1157,7 @@ def _write_notations(boards, size, text):
 # is set exactly mid-turn and the node fields are zero otherwise, the words are the bits of the
 # engine's int masks (points, and start groups numbered by their lowest point in both), so two
 # arrays have equal keys exactly when the two states' ``_key()`` are equal.
-# ``rules``: (nbr, balancing, scratch...): see ``SygoKernel.tree_root``. growth="all" is not
+# ``rules``: (nbr, balancing, scratch..., True, False): see ``SygoKernel.tree_root``. growth="all" is not
 # searched here: the engine's turn analysis keeps its witnesses across every clone of a turn,
 # which the tree would have to share node by node to answer as the engine does past the budget.
 
@@ -1175,7 +1175,8 @@ def _tree_turn(state, rules):
     start = state[5 * words + 4 : 7 * words + 4] if mid else state[: 2 * words]
     mover = start[words * to_move : words * (to_move + 1)]
     opp = start[words * (1 - to_move) : words * (2 - to_move)]
-    _start_turn(mover, opp, _balancing_now(balancing, to_move, state[at + 1]), False, pt, tb, tv, nbr, wp[_STACK])
+    bal = _balancing_now(balancing, to_move, state[at + 1])
+    _start_turn(mover, opp, bal, rules[16], pt, tb, tv, nbr, wp[_STACK])
     node[:] = tv[: 6 * words]
     if mid:
         stones = state[7 * words + 4 :]
@@ -1274,7 +1275,7 @@ def _tree_rollout(state, budget, stream, rules, values):
         row[0, at + 4 :] = state[5 * words + 4 :]
         streams[0, 0] = stream
         rules[10][0] = 0
-        _run(row, streams, True, budget, nbr, balancing, False, rules[9], rules[10], rules[14], out)
+        _run(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
         stream = streams[0, 0]
         if out[0, 0] == FINISHED:
             value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
@@ -1484,7 +1485,9 @@ class SygoKernel:
             np.zeros((1, 1), np.uint64),  # its stream
             np.zeros((1, 7), np.int64),  # its out
             np.empty(0, np.int64),  # no record
-        )
+            True,  # one stream (rollouts)
+            False,  # growth="all": no
+        )  # the flags as values: literal True and False would make numba compile _run and _start_turn again
         rules = (nbr, balancing, *scratch)
         return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
 
