@@ -285,7 +285,7 @@ def test_explore_analyses_every_curated_position(explore, name):
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("only, expected", [(None, True), (["skilled", "replays"], ["skilled", "replays"])])
+@pytest.mark.parametrize("only, expected", [(None, True), (["skilled", "ladder"], ["skilled", "ladder"])])
 def test_run_studies_sets_rerun(tmp_path, only, expected):
     """The script runs a study notebook with RERUN overridden (everything, or the named studies)."""
     import importlib.util

@@ -80,6 +80,7 @@ class Batch(NamedTuple):
     seeds: np.ndarray  # int64 (non-negative), one per game
     arrangements: np.ndarray  # int8, a row per game: the index of the agent in each seat
     max_actions: int
+    record_actions: bool = False  # also return each game's actions (and play in Python)
 
 
 def simulate(
@@ -94,6 +95,7 @@ def simulate(
     progress: Progress = True,
     batch_size: int | None = None,
     max_actions: int | None = None,
+    record_actions: bool = False,
 ) -> pd.DataFrame:
     """Play ``n_games`` games of ``game`` between ``agents`` and return one row per game.
 
@@ -110,9 +112,13 @@ def simulate(
     rules' safety cap (``Result.cap_reached``) keeps its result and is also marked ``hit_cap``;
     statistics treat both as timeouts. ``draw`` is True for uncapped games every player shares.
 
+    With ``record_actions`` the frame gains a column ``actions``: each game's action strings as
+    a tuple, as in ``GameRecord.actions`` (Parquet reads them back as arrays). Recording plays
+    every game in Python, even random ones that a compiled kernel would play.
+
     Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
     ``game.teams()``), first_player, winners, winner_agents, returns_0.., score_0.., reason,
-    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw``. A turn is a run of moves
+    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw`` (and ``actions``). A turn is a run of moves
     by one player, a move ends on a position, and a move may take several actions. Repeated
     values are categoricals: ``winners`` holds tuples of seats and ``winner_agents`` tuples of
     labels (``storable(df)`` before ``to_parquet``); counts are small integers.
@@ -135,19 +141,29 @@ def simulate(
     check_progress(progress)
     if executor is not None and not isinstance(executor, Executor):
         raise ValueError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
-    compiled = all(type(a) is RandomAgent for a in seated) and playout_kernel(game) is not None
+    if type(record_actions) is not bool:
+        raise ValueError(f"record_actions must be True or False; got {record_actions!r}")
+    compiled = all(type(a) is RandomAgent for a in seated) and playout_kernel(game) is not None and not record_actions
     size = _default_batch_size(n_games, compiled) if batch_size is None else positive_int(batch_size, "batch_size")
     cap = game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")
 
     game_seeds, arrangements = _plan(seed, n_games, len(seated), seats)
     batches = [
-        Batch(game, tuple(seated), start, game_seeds[start : start + size], arrangements[start : start + size], cap)
+        Batch(
+            game,
+            tuple(seated),
+            start,
+            game_seeds[start : start + size],
+            arrangements[start : start + size],
+            cap,
+            record_actions,
+        )  # fmt: skip
         for start in range(0, n_games, size)
     ]
     labels = unique_labels([a.label for a in seated])
 
     def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
-        df = _frame(done, game, labels)
+        df = _frame(done, game, labels, record_actions)
         df.attrs.update(
             game=game.name,
             options=dict(game.options),
@@ -218,8 +234,10 @@ def play_batch(batch: Batch) -> dict[str, Any]:
 
 
 def _kernel_for(batch: Batch) -> PlayoutKernel | None:
-    """The game's kernel when it may play the batch: random players in every seat."""
-    return playout_kernel(batch.game) if all(type(a) is RandomAgent for a in batch.agents) else None
+    """The game's kernel when it may play the batch: random players in every seat, no recording."""
+    if batch.record_actions or not all(type(a) is RandomAgent for a in batch.agents):
+        return None
+    return playout_kernel(batch.game)
 
 
 def _python_batch(batch: Batch) -> dict[str, Any]:
@@ -227,7 +245,7 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
     game = batch.game
     agents = copy.deepcopy(batch.agents)
     n_seats = len(agents)
-    columns: dict[str, list] = {name: [] for name in _COLUMNS}
+    columns: dict[str, list] = {name: [] for name in _COLUMNS + ("actions",) * batch.record_actions}
     for offset, (seed, seating) in enumerate(zip(batch.seeds.tolist(), batch.arrangements.tolist())):
         game_id, arrangement = batch.first_id + offset, tuple(seating)
         seated = [agents[i] for i in arrangement]
@@ -251,6 +269,8 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
                reason, n_turns, n_moves, n_actions, duration, _final(state))  # fmt: skip
         for name, value in zip(_COLUMNS, row):
             columns[name].append(value)
+        if batch.record_actions:
+            columns["actions"].append(tuple(state.history_strings()))
     return _arrays(columns, n_seats)
 
 
@@ -470,7 +490,7 @@ def _run_on(executor: Executor, batches: list[Batch], add: Callable[[dict[str, A
         raise
 
 
-def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.DataFrame:
+def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str], record_actions: bool = False) -> pd.DataFrame:
     """The DataFrame of ``play_batch`` columns, sorted by game id, with agent labels filled in.
 
     Repeated values are categoricals (game, options, agents, winners, reason) and counts are
@@ -521,6 +541,8 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str]) -> pd.D
     data["duration_s"] = np.asarray(col["duration_s"], np.float32)
     data["final"] = _text(col["final"])
     data["draw"] = draw
+    if record_actions:
+        data["actions"] = pd.Series([a for b in batches for a in b["actions"]], dtype=object)
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
 
 

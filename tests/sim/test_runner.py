@@ -14,6 +14,7 @@ from pandas.testing import assert_frame_equal
 from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
+from tabletop_lab.records import GameRecord
 from tabletop_lab.sim import play_game, simulate, storable
 from tabletop_lab.sim.runner import _generate_state
 
@@ -159,6 +160,29 @@ def test_turns_and_actions_are_counted_apart_in_multi_action_turns():
 
 
 # ----------------------------------------------------------------------------- determinism
+
+
+def test_recorded_actions_are_the_games_actions_and_change_no_row():
+    recorded = run(12, record_actions=True)
+    assert list(recorded.columns)[-1] == "actions"
+    same_rows(recorded.drop(columns="actions"), run(12))
+    same_rows(recorded, run(12, record_actions=True, workers=2, batch_size=5))
+    for row in recorded.itertuples():
+        by_seat = [RandomAgent() if label == "random" else GreedyAgent() for label in (row.agent_0, row.agent_1)]
+        assert row.actions == tuple(play_game(load_game("cross_endodoi"), by_seat, seed=row.seed).actions)
+        record = GameRecord("cross_endodoi", load_game("cross_endodoi").options, list(row.actions))
+        assert len(row.actions) == row.n_actions and record.replay().notation() == row.final
+
+
+def test_recording_random_games_plays_them_in_python_with_the_same_rows():
+    recorded = run(30, agents=["random", "random"], record_actions=True)
+    same_rows(recorded.drop(columns="actions"), run(30, agents=["random", "random"]))
+    assert recorded.actions.map(len).tolist() == recorded.n_actions.tolist()
+
+
+def test_record_actions_must_be_a_bool():
+    with pytest.raises(ValueError, match="record_actions must be True or False"):
+        run(2, record_actions="yes")
 
 
 def test_rows_do_not_depend_on_workers_or_batch_size():
@@ -349,10 +373,11 @@ def test_hidden_information_games_run_with_agents_that_support_them():
 
 
 def test_frames_save_to_parquet_through_storable(tmp_path):
-    df = run(20, max_actions=30)
+    df = run(20, max_actions=30, record_actions=True)
     path = tmp_path / "games.parquet"
     storable(df).to_parquet(path)
     back = pd.read_parquet(path)
+    assert back.actions.map(tuple).tolist() == df.actions.tolist()
     assert back.winners.map(tuple).tolist() == df.winners.tolist()
     assert back.winner_agents.map(tuple).tolist() == df.winner_agents.tolist()
     saved = data.load_or_run(tmp_path / "study.parquet", lambda: df)  # studies save their frames
