@@ -33,6 +33,8 @@ POSITIONS = [
     ("sinoda", {"players": 3}, 40, False),
     ("sinoda", {"players": 4, "teams": "pairs"}, 60, False),
     ("sinoda", {"players": 6, "teams": "triples"}, 90, False),
+    ("capitals", {}, 10, False),
+    ("capitals", {"capture_removal": "immediate", "pass_turn_cost": "removed"}, 40, True),
 ]
 
 
@@ -66,12 +68,12 @@ def searched(state, seed, iterations, paranoid, compiled):
         use_kernels(previous)
 
 
-#: 300 simulations of Sinoda on the large board take the Python search some 5 s: 50 at most there
+#: 300 simulations of Sinoda on the large board or of Capitals take the Python search some 5 s: 50 at most there
 SEARCHES = [
     (*where, iterations)
     for where in POSITIONS
     for iterations in (1, 2, 50, 300)
-    if iterations <= 50 or where[0] != "sinoda" or not where[1]
+    if iterations <= 50 or where[0] not in ("sinoda", "capitals") or (where[0] == "sinoda" and not where[1])
 ]
 
 
@@ -147,6 +149,17 @@ CONFIGS = [
     ("sinoda", {"players": 3}),
     ("sinoda", {"players": 4, "teams": "pairs", "four_player_start": "side"}),
     ("sinoda", {"players": 6, "teams": "triples", "first_player": 2}),
+    ("capitals", {}),
+    (
+        "capitals",
+        {
+            "capture_removal": "immediate",
+            "transfers_per_turn": 2,
+            "prisoner_placement": "fixed",
+            "pass_turn_cost": "removed",
+            "max_cycles": 3,
+        },
+    ),
 ]
 
 
@@ -166,37 +179,45 @@ def states_in_play(name, options, n, seed):
 
 @pytest.mark.parametrize("name, options", CONFIGS)
 def test_tree_operations_are_the_engines(name, options):
-    """Each state's array: the engine's player and legal actions, the engine's successor for
-    every action tried, the kernel's rollout (values and stream) for budgets that end, cut and
+    """Random games played on the tree's arrays (``_tree_apply``) beside the engine: at every
+    state the engine's player and legal actions, the key of the array the engine's state gives
+    (``tree_root``), the kernel's rollout (values and stream) for budgets that end, cut and
     evaluate at once; and keys equal exactly when the states' ``_key()`` are."""
-    states = states_in_play(name, options, 120, seed=len(name) + len(options))
-    kernel = playout_kernel(states[0].game)
+    game = load_game(name, **options)
+    kernel = playout_kernel(game)
     module = importlib.import_module(type(kernel).__module__)
-    rng = random.Random(2)
+    rng = random.Random(len(name) + len(options))
     by_key, by_array = {}, {}
-    for state in states:
+    states = 0
+    while states < 120:
+        state = game.new_initial_state()
         tree = kernel.tree_root(state)
-        array, rules = tree.state, tree.rules
-        by_key.setdefault(state._key(), set()).add(id(state))
-        by_array.setdefault(tuple(array[: tree.key_width].tolist()), set()).add(id(state))
-        assert module._tree_player(array, rules) == state.current_player()
+        array, rules, width = tree.state, tree.rules, tree.key_width
         out = np.empty(tree.max_legal, np.int64)
-        legal = state.legal_actions()
-        assert out[: module._tree_legal(array, rules, out)].tolist() == legal
-        for action in rng.sample(legal, min(3, len(legal))):
-            after = array.copy()
-            assert module._tree_apply(after, action, rules) == 0
-            child = state.clone()
-            child.apply_action(action)
-            assert after.tolist() == kernel.tree_root(child).state.tolist()
-        for budget in (0, 3, state.game.info.max_actions):
-            stream = rng.getrandbits(64)
-            values = np.zeros(state.game.num_players)
-            after_stream, status = module._tree_rollout(array, budget, np.uint64(stream), rules, values)
-            expected, expected_stream = kernel.rollout(state, budget, stream)
-            assert (values.tolist(), int(after_stream), status) == (expected, expected_stream, 0)
-        assert array.tolist() == tree.state.tolist()  # the operations other than apply change nothing
-    assert sorted(map(sorted, by_key.values())) == sorted(map(sorted, by_array.values()))
+        while True:
+            states += 1
+            key = tuple(array[:width].tolist())
+            assert key == tuple(kernel.tree_root(state).state[:width].tolist())
+            by_key.setdefault(state._key(), set()).add(key)
+            by_array.setdefault(key, set()).add(state._key())
+            assert module._tree_player(array, rules) == state.current_player()
+            legal = state.legal_actions()
+            assert out[: module._tree_legal(array, rules, out)].tolist() == legal
+            before = array.copy()
+            for budget in (0, 3, game.info.max_actions):
+                stream = rng.getrandbits(64)
+                values = np.zeros(game.num_players)
+                after_stream, status = module._tree_rollout(array, budget, np.uint64(stream), rules, values)
+                expected, expected_stream = kernel.rollout(state, budget, stream)
+                assert (values.tolist(), int(after_stream), status) == (expected, expected_stream, 0)
+            assert array.tolist() == before.tolist()  # only apply changes the array
+            if not legal or states >= 120:
+                break
+            action = rng.choice(legal)
+            assert module._tree_apply(array, action, rules) == 0
+            state.apply_action(action)
+    assert all(len(keys) == 1 for keys in by_key.values())  # equal _key(), equal array keys
+    assert all(len(keys) == 1 for keys in by_array.values())  # and the converse
 
 
 def sygo_key(array, words):
