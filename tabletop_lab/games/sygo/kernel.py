@@ -58,19 +58,31 @@ for _i in range(32):
 #: compiled module less to link and optimise at first use, no call in the hot loops).
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
+#: ``jit.njit`` without reference counting, for the functions run at every action: they never
+#: allocate and only borrow the arrays their caller holds, yet numba increments and decrements
+#: (atomically) the reference count of every array argument and view at each call, which took
+#: more than a third of the time of a random game.
+_borrowing = numba.njit(cache=True, nogil=True, _nrt=False)
 
-@njit
-def _points(bs, out):
-    """The points of ``bs`` into ``out``, ascending; their number."""
+
+@_borrowing
+def _points_at(bits, at, words, out):
+    """The points of the bitset ``bits[at:at + words]`` into ``out``, ascending; their number."""
     n = 0
-    for w in range(bs.shape[0]):
-        word = bs[w]
+    for w in range(words):
+        word = bits[at + w]
         while word:
             low = word & -word
             out[n] = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
             n += 1
             word ^= low
     return n
+
+
+@_borrowing
+def _points(bs, out):
+    """The points of ``bs`` into ``out``, ascending; their number."""
+    return _points_at(bs, 0, bs.shape[0], out)
 
 
 @_inline
@@ -90,15 +102,41 @@ def _subset(a, b):
     return True
 
 
+@_borrowing
+def _count_at(bits, at, words):
+    n = 0
+    for w in range(words):
+        n += _popcount(bits[at + w])
+    return n
+
+
 @njit
 def _count(bs):
-    n = 0
-    for w in range(bs.shape[0]):
-        word = bs[w]
-        while word:
-            word &= word - 1
-            n += 1
-    return n
+    return _count_at(bs, 0, bs.shape[0])
+
+
+@_inline
+def _popcount(word):
+    """The set bits of a 32-bit word."""
+    word = word - ((word >> 1) & 0x55555555)
+    word = (word & 0x33333333) + ((word >> 2) & 0x33333333)
+    word = (word + (word >> 4)) & 0x0F0F0F0F
+    return ((word * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@_borrowing
+def _nth_point(bits, at, words, k):
+    """The ``k``-th point (from 0) of the bitset ``bits[at:at + words]``, ascending."""
+    for w in range(words):
+        word = bits[at + w]
+        c = _popcount(word)
+        if k < c:
+            for _ in range(k):
+                word &= word - 1
+            low = word & -word
+            return (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+        k -= c
+    return -1
 
 
 # ----------------------------------------------------------------------------- layouts
@@ -107,15 +145,22 @@ def _count(bs):
 # group, number of sources, 4 sources, number of opponent groups it is a liberty of, 4 of them),
 # ``tb`` (per opponent group: 0 liberties, 1 stones, 2 start groups touching it, as bitsets),
 # ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
-# all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows.
+# all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
+# every action ``fb``, flat bitsets (row r at fb[r * W:(r + 1) * W], the board size last) that it
+# indexes with offsets: numba reference-counts every view it makes (``wb[_SEEN]``,
+# ``node[W:2 * W]``), which took more than a third of the time of a random game.
 
 _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
 _LIBS, _STONES, _TOUCH = 0, 1, 2
 # wb rows
-_SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP = range(10)
-_FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _SIZE = range(10, 17)  # the first three fixed
+_SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
+_WB_ROWS = 12  # _ZERO stays 0
+# fb rows, the first three fixed
+_FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _ALIVE, _WAVE = range(8)
+_PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK = range(8, 12)  # the last two adjacent
+_FB_ROWS = 12
 # wp rows
-_STACK, _PTS, _ORDER, _CONSTRAINED, _CANDIDATES = range(5)
+_STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 
 @_inline
@@ -138,84 +183,100 @@ def _add_sources(p, pt, used):
 # ----------------------------------------------------------------------------- the turn's start
 
 
-@njit
-def _label(stones, pt, column, nbr, stack):
-    """Number the groups of ``stones`` by their lowest point into ``pt[:, column]`` (-1 elsewhere)."""
+@_borrowing
+def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wp):
+    """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
+    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``): one depth-first search per
+    group, the mover's groups first, numbered by their lowest point (the engine's numbering);
+    a group's search records it as a source (mover) or a liberty owner (opponent) of each empty
+    point it meets, once, since one group's search runs at a time."""
     n_points = nbr.shape[0]
+    words = (n_points + 31) >> 5
     for p in range(n_points):
-        pt[p, column] = -1
-    count = 0
-    for p in range(n_points):
-        if pt[p, column] >= 0 or not ((stones[p >> 5] >> (p & 31)) & 1):
-            continue
-        pt[p, column] = count
-        stack[0] = p
-        top = 1
-        while top:
-            top -= 1
-            x = stack[top]
-            for k in range(4):
-                y = nbr[x, k]
-                if y < 0:
-                    break
-                if pt[y, column] < 0 and ((stones[y >> 5] >> (y & 31)) & 1):
-                    pt[y, column] = count
-                    stack[top] = y
-                    top += 1
-        count += 1
-    return count
-
-
-@njit
-def _start_turn(mover, opp, balancing, all_growth, pt, tb, tv, nbr, stack):
-    """Fill ``pt``, ``tb``, ``tv`` for the position ``mover`` / ``opp`` (``growth.Turn.__init__``)."""
-    words = mover.shape[0]
-    n_groups = _label(mover, pt, np.int64(_GID), nbr, stack)
-    n_opp = _label(opp, pt, np.int64(_OID), nbr, stack)
-    tb[:, :n_opp] = 0
-    growable = tv[6 * words : 7 * words]
-    growable[:] = 0
-    for p in range(nbr.shape[0]):
+        pt[p, _GID] = -1
+        pt[p, _OID] = -1
         pt[p, _NSRC] = 0
         pt[p, _NLIB] = 0
-        h = pt[p, _OID]
-        if h >= 0:
-            tb[_STONES, h][p >> 5] |= np.int64(1) << (p & 31)
-            for k in range(4):
-                y = nbr[p, k]
-                if y < 0:
-                    break
-                if pt[y, _GID] >= 0:
-                    tb[_TOUCH, h][(pt[y, _GID]) >> 5] |= np.int64(1) << ((pt[y, _GID]) & 31)
-        elif pt[p, _GID] < 0:  # empty
-            for k in range(4):
-                y = nbr[p, k]
-                if y < 0:
-                    break
-                g = pt[y, _GID]
-                if g >= 0:
-                    new = True
-                    for j in range(pt[p, _NSRC]):
-                        if pt[p, _SRC + j] == g:
-                            new = False
-                    if new:
-                        pt[p, _SRC + pt[p, _NSRC]] = g
-                        pt[p, _NSRC] += 1
-                h = pt[y, _OID]
-                if h >= 0:
-                    new = True
-                    for j in range(pt[p, _NLIB]):
-                        if pt[p, _LIBOF + j] == h:
-                            new = False
-                    if new:
-                        pt[p, _LIBOF + pt[p, _NLIB]] = h
-                        pt[p, _NLIB] += 1
-                        tb[_LIBS, h][p >> 5] |= np.int64(1) << (p & 31)
-            if pt[p, _NSRC]:
-                growable[p >> 5] |= np.int64(1) << (p & 31)
-    tv[: 6 * words] = 0
-    tv[words : 2 * words] = mover
-    tv[2 * words : 3 * words] = opp
+    for i in range(7 * words):  # the root node, then the growable points
+        tv[i] = 0
+    for w in range(words):
+        tv[words + w] = board[mover_at + w]
+        tv[2 * words + w] = board[opp_at + w]
+    growable = 6 * words
+    n_groups = 0
+    for w in range(words):
+        word = board[mover_at + w]
+        while word:
+            low = word & -word
+            word ^= low
+            p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            if pt[p, _GID] >= 0:
+                continue
+            g = n_groups
+            n_groups += 1
+            pt[p, _GID] = g
+            wp[_STACK, 0] = p
+            top = 1
+            while top:
+                top -= 1
+                x = wp[_STACK, top]
+                for k in range(4):
+                    y = nbr[x, k]
+                    if y < 0:
+                        break
+                    bit = np.int64(1) << (y & 31)
+                    if board[mover_at + (y >> 5)] & bit:
+                        if pt[y, _GID] < 0:
+                            pt[y, _GID] = g
+                            wp[_STACK, top] = y
+                            top += 1
+                    elif not board[opp_at + (y >> 5)] & bit:  # a liberty: g is one of its sources
+                        n = pt[y, _NSRC]
+                        if n == 0 or pt[y, _SRC + n - 1] != g:
+                            pt[y, _SRC + n] = g
+                            pt[y, _NSRC] = n + 1
+                            tv[growable + (y >> 5)] |= bit
+    n_opp = 0
+    for w in range(words):
+        word = board[opp_at + w]
+        while word:
+            low = word & -word
+            word ^= low
+            p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            if pt[p, _OID] >= 0:
+                continue
+            h = n_opp
+            n_opp += 1
+            for r in range(3):
+                for v in range(words):
+                    tb[r, h, v] = 0
+            pt[p, _OID] = h
+            tb[_STONES, h, p >> 5] |= low
+            wp[_STACK, 0] = p
+            top = 1
+            while top:
+                top -= 1
+                x = wp[_STACK, top]
+                for k in range(4):
+                    y = nbr[x, k]
+                    if y < 0:
+                        break
+                    bit = np.int64(1) << (y & 31)
+                    if board[opp_at + (y >> 5)] & bit:
+                        if pt[y, _OID] < 0:
+                            pt[y, _OID] = h
+                            tb[_STONES, h, y >> 5] |= bit
+                            wp[_STACK, top] = y
+                            top += 1
+                    elif board[mover_at + (y >> 5)] & bit:
+                        g = pt[y, _GID]
+                        tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
+                    else:  # a liberty of h
+                        n = pt[y, _NLIB]
+                        if n == 0 or pt[y, _LIBOF + n - 1] != h:
+                            pt[y, _LIBOF + n] = h
+                            pt[y, _NLIB] = n + 1
+                            tb[_LIBS, h, y >> 5] |= bit
     tv[7 * words] = n_groups
     tv[7 * words + 1] = n_opp
     tv[7 * words + 2] = balancing
@@ -225,7 +286,7 @@ def _start_turn(mover, opp, balancing, all_growth, pt, tb, tv, nbr, stack):
 # ----------------------------------------------------------------------------- boards
 
 
-@njit
+@_borrowing
 def _dead(mover, opp, nbr, seen, stack):
     """The lowest stone of the mover's groups without liberties, or -1 (``Turn.dead``)."""
     seen[:] = 0
@@ -255,7 +316,31 @@ def _dead(mover, opp, nbr, seen, stack):
     return -1
 
 
-@njit
+@_borrowing
+def _any_dead(bits, at, fb):
+    """Whether some group of the stones ``bits[at:at + W]`` has no liberties, word-parallel: the
+    stones in row _OPEN of ``fb`` (points with an empty neighbour) live, and so does every stone
+    connected to a living one."""
+    words = fb.shape[0] // _FB_ROWS
+    alive, wave = _ALIVE * words, _WAVE * words
+    for w in range(words):
+        fb[alive + w] = bits[at + w] & fb[_OPEN * words + w]
+    grew = True
+    while grew:
+        grew = False
+        _spread(fb, alive, fb, np.int64(_WAVE))
+        for w in range(words):
+            new = fb[wave + w] & bits[at + w] & ~fb[alive + w]
+            if new:
+                fb[alive + w] |= new
+                grew = True
+    for w in range(words):
+        if bits[at + w] & ~fb[alive + w]:
+            return True
+    return False
+
+
+@_borrowing
 def _flood(p, within, out, nbr, stack):
     """The points of ``within`` connected to ``p`` into ``out``."""
     out[:] = 0
@@ -275,21 +360,34 @@ def _flood(p, within, out, nbr, stack):
                 top += 1
 
 
-@njit
-def _breathes(group, mover, opp, nbr, pts):
-    n = _points(group, pts)
-    for i in range(n):
-        x = pts[i]
+@_borrowing
+def _breathes_from(p, mover, opp, nbr, wb, wp):
+    """Whether the group of ``mover`` containing ``p`` has a liberty: a depth-first search that
+    stops at the first one."""
+    for w in range(wb.shape[1]):
+        wb[_SEEN, w] = 0
+    wb[_SEEN, p >> 5] |= np.int64(1) << (p & 31)
+    wp[_STACK, 0] = p
+    top = 1
+    while top:
+        top -= 1
+        x = wp[_STACK, top]
         for k in range(4):
             y = nbr[x, k]
             if y < 0:
                 break
-            if not ((mover[y >> 5] >> (y & 31)) & 1) and not ((opp[y >> 5] >> (y & 31)) & 1):
+            bit = np.int64(1) << (y & 31)
+            if mover[y >> 5] & bit:
+                if not wb[_SEEN, y >> 5] & bit:
+                    wb[_SEEN, y >> 5] |= bit
+                    wp[_STACK, top] = y
+                    top += 1
+            elif not opp[y >> 5] & bit:
                 return True
     return False
 
 
-@njit
+@_borrowing
 def _position(filled, tb, tv, mover, opp):
     """(mover, opponent) after the stones ``filled``, in any order (``Turn.position``)."""
     words = filled.shape[0]
@@ -328,32 +426,41 @@ def _has_empty_neighbour(q, mover, opp, nbr):
 # ----------------------------------------------------------------------------- growth
 
 
-@njit
+@_borrowing
 def _step(node, p, pt, tb, nbr, wb, wp):
     """Add growth stone ``p`` to ``node`` in place (``Turn.step``)."""
     words = wb.shape[1]
-    added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
-    grown, closed, captured = node[3 * words : 4 * words], node[4 * words : 5 * words], node[5 * words : 6 * words]
-    added[p >> 5] |= np.int64(1) << (p & 31)
-    mover[p >> 5] |= np.int64(1) << (p & 31)
-    _add_sources(p, pt, grown)
+    mover, opp, grown, captured = words, 2 * words, 3 * words, 5 * words
+    bit = np.int64(1) << (p & 31)
+    node[p >> 5] |= bit
+    node[mover + (p >> 5)] |= bit
+    for k in range(pt[p, _NSRC]):
+        g = pt[p, _SRC + k]
+        node[grown + (g >> 5)] |= np.int64(1) << (g & 31)
     any_capture = False
     for k in range(pt[p, _NLIB]):
         h = pt[p, _LIBOF + k]
-        if not ((captured[h >> 5] >> (h & 31)) & 1) and _subset(tb[_LIBS, h], added):
-            captured[h >> 5] |= np.int64(1) << (h & 31)
+        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+            continue
+        whole = True
+        for w in range(words):
+            if tb[_LIBS, h, w] & ~node[w]:
+                whole = False
+                break
+        if whole:
+            node[captured + (h >> 5)] |= np.int64(1) << (h & 31)
             for w in range(words):
-                mover[w] |= tb[_STONES, h, w]
-                opp[w] &= ~tb[_STONES, h, w]
+                node[mover + w] |= tb[_STONES, h, w]
+                node[opp + w] &= ~tb[_STONES, h, w]
             any_capture = True
     if any_capture:
         group, pts = wb[_GROUP], wp[_PTS]
-        _flood(p, mover, group, nbr, wp[_STACK])
+        _flood(p, node[mover : mover + words], group, nbr, wp[_STACK])
         n = _points(group, pts)
         for i in range(n):
             g = pt[pts[i], _GID]
             if g >= 0:
-                closed[g >> 5] |= np.int64(1) << (g & 31)
+                node[4 * words + (g >> 5)] |= np.int64(1) << (g & 31)
 
 
 @njit
@@ -766,53 +873,61 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
 
 
 @njit
-def _scratch_bitsets(nbr, words):
-    """The scratch bitsets, with the board's masks in rows _FULL, _NOT_FIRST, _NOT_LAST and the
-    board size in row _SIZE."""
-    wb = np.zeros((17, words), np.int64)
+def _flat_bitsets(nbr, words):
+    """``fb`` with the board's masks in rows _FULL, _NOT_FIRST, _NOT_LAST and the board size last."""
+    fb = np.zeros(_FB_ROWS * words + 1, np.int64)
     n_points = nbr.shape[0]
     size = 1
     while size * size < n_points:
         size += 1
-    wb[_SIZE, 0] = size
+    fb[_FB_ROWS * words] = size
     for p in range(n_points):
         bit = np.int64(1) << (p & 31)
-        wb[_FULL, p >> 5] |= bit
+        fb[_FULL * words + (p >> 5)] |= bit
         if p % size != 0:
-            wb[_NOT_FIRST, p >> 5] |= bit
+            fb[_NOT_FIRST * words + (p >> 5)] |= bit
         if p % size != size - 1:
-            wb[_NOT_LAST, p >> 5] |= bit
-    return wb
+            fb[_NOT_LAST * words + (p >> 5)] |= bit
+    return fb
 
 
-@njit
-def _spread(x, wb, out):
-    """Every point adjacent to a point of ``x`` (``Geometry.spread``): four shifts of the words."""
-    words = x.shape[0]
-    size = wb[_SIZE, 0]
+@_borrowing
+def _spread(bits, at, fb, row):
+    """Every point adjacent to a point of the bitset ``bits[at:at + W]`` into row ``row`` of
+    ``fb`` (``Geometry.spread``): four shifts of the words."""
+    words = fb.shape[0] // _FB_ROWS
+    size = fb[_FB_ROWS * words]
     low = np.int64(0xFFFFFFFF)
+    out = row * words
     for w in range(words):
-        before = x[w - 1] if w > 0 else np.int64(0)
-        after = x[w + 1] if w + 1 < words else np.int64(0)
-        left = ((x[w] << 1) | (before >> 31)) & low  # one column right
-        right = (x[w] >> 1) | ((after & 1) << 31)  # one column left
-        up = ((x[w] << size) | (before >> (32 - size))) & low
-        down = (x[w] >> size) | ((after << (32 - size)) & low)
-        out[w] = (left & wb[_NOT_FIRST, w]) | (right & wb[_NOT_LAST, w]) | ((up | down) & wb[_FULL, w])
+        x = bits[at + w]
+        before = bits[at + w - 1] if w > 0 else np.int64(0)
+        after = bits[at + w + 1] if w + 1 < words else np.int64(0)
+        left = ((x << 1) | (before >> 31)) & low  # one column right
+        right = (x >> 1) | ((after & 1) << 31)  # one column left
+        up = ((x << size) | (before >> (32 - size))) & low
+        down = (x >> size) | ((after << (32 - size)) & low)
+        fb[out + w] = (
+            (left & fb[_NOT_FIRST * words + w])
+            | (right & fb[_NOT_LAST * words + w])
+            | ((up | down) & fb[_FULL * words + w])
+        )
 
 
-@njit
-def _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp):
+@_borrowing
+def _placement_breathes(q, mover, opp, pt, tb, nbr, wb, wp):
     """Whether placing ``q`` at the start of a turn leaves no mover group without liberties
     (``SygoState._placement_reason``'s suicide test). The position's groups all breathe and
     ``q`` touches none of the mover's, so only the group of ``q`` and what it reverses can die:
     the opponent groups whose one liberty is ``q`` are reversed, then ``q``'s group is flooded."""
-    words = single.shape[0]
+    words = wb.shape[1]
+    single = wb[_SINGLE]
     single[:] = 0
     single[q >> 5] |= np.int64(1) << (q & 31)
     after_mover, after_opp = wb[_MOVER], wb[_OPP]
-    after_mover[:] = mover
-    after_opp[:] = opp
+    for w in range(words):
+        after_mover[w] = mover[w]
+        after_opp[w] = opp[w]
     after_mover[q >> 5] |= np.int64(1) << (q & 31)
     for k in range(pt[q, _NLIB]):
         h = pt[q, _LIBOF + k]
@@ -820,83 +935,158 @@ def _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp):
             for w in range(words):
                 after_mover[w] |= tb[_STONES, h, w]
                 after_opp[w] &= ~tb[_STONES, h, w]
-    _flood(q, after_mover, wb[_GROUP], nbr, wp[_STACK])
-    return _breathes(wb[_GROUP], after_mover, after_opp, nbr, wp[_PTS])
+    return _breathes_from(q, after_mover, after_opp, nbr, wb, wp)
 
 
-@_inline
-def _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, out):
-    """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) into
-    ``out``, with the engine's shortcut; their number."""
-    n_points = nbr.shape[0]
+@_borrowing
+def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
+    """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) as
+    bitsets in ``fb``: the placements in row _PLACE_OK, the growth stones in row _GROW_OK, as
+    far as the engine's shortcut and the quick tests settle them; the other candidates in rows
+    _PLACE_CHECK and _GROW_CHECK, for ``_check_candidates``. Returns 1 if finish is legal, 0 if
+    not, -1 if ``_check_candidates`` must decide (``growth="all"``). The engine's list is pass
+    (at a turn's start) or finish, then the placements, then the growth stones, each in point
+    order. Under ``growth="any"`` a candidate's legality does not depend on the order of the
+    checks; under ``"all"`` they are all left to ``_check_candidates``, in the engine's order
+    (the witnesses found depend on it). ``points`` and ``after`` (a node) are scratch."""
     words = wb.shape[1]
-    growable = tv[6 * words : 7 * words]
-    mover, opp = node[words : 2 * words], node[2 * words : 3 * words]
+    mover, opp, grown, closed = words, 2 * words, 3 * words, 4 * words
+    growable = 6 * words
+    empty, near, open_ = _EMPTY * words, _NEAR * words, _OPEN * words
+    place_ok, grow_ok = _PLACE_OK * words, _GROW_OK * words
+    place_check, grow_check = _PLACE_CHECK * words, _GROW_CHECK * words
     all_growth = tv[7 * words + 3] == 1
-    node_dead = _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) if mid else -1
-    shortcut = not all_growth and node_dead < 0
-    full, empty, near, open_ = wb[_FULL], wb[_EMPTY], wb[_NEAR], wb[_OPEN]
     for w in range(words):
-        empty[w] = full[w] & ~(mover[w] | opp[w])
-    _spread(mover, wb, near)
-    _spread(empty, wb, open_)  # points with an empty neighbour
-    n = 0
-    if not mid:
-        out[n] = PASS
-        n += 1
-    elif node_dead < 0 and (
-        not all_growth or _extension(node[:words].copy(), np.int64(-1), pt, tb, tv, nbr, wb, wp) < 0
-    ):
-        out[n] = FINISH  # _end_ok(node, -1), with the suicide test already done
-        n += 1
-    candidates = wp[_CANDIDATES]
+        fb[empty + w] = fb[_FULL * words + w] & ~(node[mover + w] | node[opp + w])
+    _spread(node, mover, fb, np.int64(_NEAR))
+    _spread(fb, empty, fb, np.int64(_OPEN))  # points with an empty neighbour
+    node_dead = mid and _any_dead(node, mover, fb)
+    shortcut = not all_growth and not node_dead
+    finish = 0
+    if mid and not node_dead:
+        finish = -1 if all_growth else 1
+    for w in range(words):
+        fb[place_ok + w] = 0
+        fb[place_check + w] = 0
     if not mid or tv[7 * words + 2]:
-        single = wb[_SINGLE]
         for w in range(words):
-            single[w] = empty[w] & ~mover[w] & ~near[w]
-        m = _points(single, candidates)
-        for i in range(m):
-            q = candidates[i]
-            ok = shortcut and ((open_[q >> 5] >> (q & 31)) & 1) == 1
-            if not ok:
-                if mid:
-                    ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
-                else:
-                    ok = _placement_breathes(q, mover, opp, single, pt, tb, nbr, wb, wp)
-            if ok:
-                out[n] = FIRST_PLACE + q
-                n += 1
-    after = np.empty(6 * words, np.int64)
-    blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
+            single = fb[empty + w] & ~fb[near + w]
+            fb[place_ok + w] = single & fb[open_ + w] if shortcut else 0
+            fb[place_check + w] = single & ~fb[place_ok + w]
     for w in range(words):
-        wb[_SINGLE, w] = growable[w] & empty[w]
-    m = _points(wb[_SINGLE], candidates)
-    for i in range(m):
-        p = candidates[i]
-        if not _sources_free(p, pt, blocked):
-            continue
-        ok = shortcut and ((open_[p >> 5] >> (p & 31)) & 1) == 1
-        if not ok:
-            after[:] = node
+        fb[grow_ok + w] = tv[growable + w] & fb[empty + w]
+    if mid:  # drop the points with a source grown or closed
+        for w in range(words):
+            word = fb[grow_ok + w]
+            while word:
+                low = word & -word
+                word ^= low
+                p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                for k in range(pt[p, _NSRC]):
+                    g = pt[p, _SRC + k]
+                    if ((node[grown + (g >> 5)] | node[closed + (g >> 5)]) >> (g & 31)) & 1:
+                        fb[grow_ok + w] &= ~low
+                        break
+    for w in range(words):
+        fb[grow_check + w] = fb[grow_ok + w] & ~fb[open_ + w] if shortcut else fb[grow_ok + w]
+        fb[grow_ok + w] &= ~fb[grow_check + w]
+    if all_growth:
+        return finish
+    if not mid:  # placements: _placement_breathes decides
+        m = _points_at(fb, place_check, words, points)
+        for i in range(m):
+            q = points[i]
+            if _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, nbr, wb, wp):
+                fb[place_ok + (q >> 5)] |= np.int64(1) << (q & 31)
+            fb[place_check + (q >> 5)] &= ~(np.int64(1) << (q & 31))
+    if not node_dead:  # growth: when the new stone's group breathes, the turn can end after it
+        m = _points_at(fb, grow_check, words, points)
+        for i in range(m):
+            p = points[i]
+            for j in range(6 * words):
+                after[j] = node[j]
             _step(after, p, pt, tb, nbr, wb, wp)
-            after_mover, after_opp = after[words : 2 * words], after[2 * words : 3 * words]
-            if all_growth:
-                ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
-            else:
-                if node_dead < 0:
-                    _flood(p, after_mover, wb[_GROUP], nbr, wp[_STACK])
-                    ok = _breathes(wb[_GROUP], after_mover, after_opp, nbr, wp[_PTS])
-                if not ok:
-                    ok = _completable(
-                        after, np.zeros(words, np.int64), np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp
-                    )
+            if _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp):
+                fb[grow_ok + (p >> 5)] |= np.int64(1) << (p & 31)
+                fb[grow_check + (p >> 5)] &= ~(np.int64(1) << (p & 31))
+    return finish
+
+
+@njit
+def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses):
+    """Decide what ``_legal_masks`` left open, in the engine's order (under ``growth="all"`` the
+    witnesses found depend on it): finish, the placements of row _PLACE_CHECK, the growth
+    stones of row _GROW_CHECK (the legal ones join rows _PLACE_OK, _GROW_OK). Returns finish's
+    legality. ``points`` and ``after`` (a node) are scratch."""
+    words = wb.shape[1]
+    mover, opp = words, 2 * words
+    node_dead = mid and finish == 0
+    if finish < 0:
+        added = wb[_ADDED]
+        for w in range(words):
+            added[w] = node[w]
+        finish = 1 if _extension(added, np.int64(-1), pt, tb, tv, nbr, wb, wp) < 0 else 0
+    m = _points_at(fb, _PLACE_CHECK * words, words, points)
+    for i in range(m):
+        q = points[i]
+        if mid:
+            ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
+        else:
+            ok = _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, nbr, wb, wp)
         if ok:
-            out[n] = FIRST_PLACE + n_points + p
-            n += 1
-    return n
+            fb[_PLACE_OK * words + (q >> 5)] |= np.int64(1) << (q & 31)
+    m = _points_at(fb, _GROW_CHECK * words, words, points)
+    for i in range(m):
+        p = points[i]
+        for j in range(6 * words):
+            after[j] = node[j]
+        _step(after, p, pt, tb, nbr, wb, wp)
+        ok = False
+        if tv[7 * words + 3]:
+            ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
+        else:
+            if not node_dead:  # as in _legal_masks
+                ok = _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp)
+            if not ok:
+                ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
+        if ok:
+            fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
+    return finish
+
+
+@_borrowing
+def _any_bits(bits, at, words):
+    for w in range(words):
+        if bits[at + w]:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- games
+
+
+@_borrowing
+def _place(node, q, pt, tb, words):
+    """Put the mover's placement ``q`` (the start of a turn or a balancing stone) on ``node``'s
+    board: ``Turn.position`` of its stones and ``q``. The opponent groups it reverses are those
+    whose last liberty it fills (the growth stones have reversed the others already)."""
+    mover, opp, captured = words, 2 * words, 5 * words
+    bit = np.int64(1) << (q & 31)
+    node[mover + (q >> 5)] |= bit
+    for k in range(pt[q, _NLIB]):
+        h = pt[q, _LIBOF + k]
+        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+            continue
+        whole = True
+        for w in range(words):
+            if tb[_LIBS, h, w] & ~node[w] & ~(bit if w == q >> 5 else 0):
+                whole = False
+                break
+        if whole:
+            node[captured + (h >> 5)] |= np.int64(1) << (h & 31)
+            for w in range(words):
+                node[mover + w] |= tb[_STONES, h, w]
+                node[opp + w] &= ~tb[_STONES, h, w]
 
 
 @njit
@@ -922,22 +1112,22 @@ def _play(
     pt = np.empty((n_points, 12), np.int64)
     tb = np.zeros((3, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
-    wb = _scratch_bitsets(nbr, words)
-    wp = np.zeros((5, n_points), np.int64)
+    wb = np.zeros((_WB_ROWS, words), np.int64)
+    fb = _flat_bitsets(nbr, words)
+    wp = np.zeros((4, n_points), np.int64)
+    points = np.empty(n_points, np.int64)
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
-    legal = np.empty(2 * n_points + 2, np.int64)
+    after = np.empty(6 * words, np.int64)  # scratch node
     node = np.empty(6 * words, np.int64)
-    white, black = board[:words], board[words : 2 * words]
     at = 2 * words
     mid = board[at + 3] == 1
     to_move = board[at]
     n_stones = 0
     if mid:
-        mover = root_board[words * to_move : words * (to_move + 1)]
-        opp = root_board[words * (1 - to_move) : words * (2 - to_move)]
         bal = _balancing_now(balancing, to_move, board[at + 1])
-        _start_turn(mover, opp, bal, all_growth, pt, tb, tv, nbr, wp[_STACK])
-        node[:] = tv[: 6 * words]
+        _start_turn(root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wp)
+        for i in range(6 * words):
+            node[i] = tv[i]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
             _step(node, stones[n_stones], pt, tb, nbr, wb, wp)
             n_stones += 1
@@ -946,21 +1136,34 @@ def _play(
         to_move = board[at]
         if not mid:
             moves += 1
-            root_board[: 2 * words] = board[: 2 * words]
-            mover = board[words * to_move : words * (to_move + 1)]
-            opp = board[words * (1 - to_move) : words * (2 - to_move)]
+            for i in range(at):
+                root_board[i] = board[i]
             bal = _balancing_now(balancing, to_move, board[at + 1])
-            _start_turn(mover, opp, bal, all_growth, pt, tb, tv, nbr, wp[_STACK])
-            node[:] = tv[: 6 * words]
+            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wp)
+            for i in range(6 * words):
+                node[i] = tv[i]
             n_stones = 0
-        n = _legal(node, mid, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses, legal)
+        finish = _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after)
+        if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):  # rows _PLACE_CHECK, _GROW_CHECK
+            finish = _check_candidates(
+                node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses
+            )
+        first = finish if mid else 1  # finish, or pass at a turn's start
         if n_witnesses[0] < 0:
             return _OVERFLOW, moves, n_stones
+        n_place = _count_at(fb, _PLACE_OK * words, words)
+        n = first + n_place + _count_at(fb, _GROW_OK * words, words)
         if n == 0:
             break
         seat = 0 if one_stream else to_move
         streams[seat], draw = next_draw(streams[seat])
-        action = legal[choice_index(draw, n)]
+        k = choice_index(draw, n)  # the engine's list: pass or finish, placements, growth stones
+        if k < first:
+            action = FINISH if mid else PASS
+        elif k < first + n_place:
+            action = FIRST_PLACE + _nth_point(fb, _PLACE_OK * words, words, k - first)
+        else:
+            action = FIRST_PLACE + n_points + _nth_point(fb, _GROW_OK * words, words, k - first - n_place)
         if len(record):
             record[played] = action
         played += 1
@@ -974,21 +1177,12 @@ def _play(
             n_stones += 1
             ended = False
             mid = True
-        else:
-            new_mover, new_opp = wb[_MOVER], wb[_OPP]
-            if action == FINISH:
-                new_mover[:] = node[words : 2 * words]
-                new_opp[:] = node[2 * words : 3 * words]
-            else:
-                filled = node[:words].copy()
-                filled[(action - FIRST_PLACE) >> 5] |= np.int64(1) << ((action - FIRST_PLACE) & 31)
-                _position(filled, tb, tv, new_mover, new_opp)
-            if to_move == 0:
-                white[:] = new_mover
-                black[:] = new_opp
-            else:
-                black[:] = new_mover
-                white[:] = new_opp
+        else:  # finish or a placement: the turn ends
+            if action != FINISH:
+                _place(node, action - FIRST_PLACE, pt, tb, words)
+            for w in range(words):
+                board[words * to_move + w] = node[words + w]
+                board[words * (1 - to_move) + w] = node[2 * words + w]
             board[at + 2] = 0
             if mid:
                 board[at + 1] = 1
@@ -998,12 +1192,9 @@ def _play(
             n_stones = 0
             n_witnesses[0] = 0  # witnesses belong to one turn
     if mid:  # the board as it stands
-        if to_move == 0:
-            white[:] = node[words : 2 * words]
-            black[:] = node[2 * words : 3 * words]
-        else:
-            black[:] = node[words : 2 * words]
-            white[:] = node[2 * words : 3 * words]
+        for w in range(words):
+            board[words * to_move + w] = node[words + w]
+            board[words * (1 - to_move) + w] = node[2 * words + w]
     board[at + 3] = 1 if mid else 0
     if n_stones < stones.shape[0]:
         stones[n_stones] = -1
