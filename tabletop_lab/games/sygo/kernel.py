@@ -1348,102 +1348,114 @@ def _write_notations(boards, size, text):
 # is set exactly mid-turn and the node fields are zero otherwise, the words are the bits of the
 # engine's int masks (points, and start groups numbered by their lowest point in both), so two
 # arrays have equal keys exactly when the two states' ``_key()`` are equal.
-# ``rules``: (nbr, balancing, scratch..., True, False): see ``SygoKernel.tree_root``. growth="all" is not
-# searched here: the engine's turn analysis keeps its witnesses across every clone of a turn,
-# which the tree would have to share node by node to answer as the engine does past the budget.
+# ``rules``: see ``SygoKernel.tree_root``. The operations are ``_play``'s steps: its turn start,
+# its legal list (pass or finish, placements, growth stones, in point order) and its action.
+# growth="all" is not searched here: the engine's turn analysis keeps its witnesses across every
+# clone of a turn, which the tree would have to share node by node to answer as the engine does.
 
 
 @njit
 def _tree_turn(state, rules):
     """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
     ``node``) after the turn's stones so far."""
-    nbr, balancing, pt, tb, tv, wb, wp = rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6]
-    node = rules[7]
+    nbr, pt, tb, tv, wb, wp, node = rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7]
     words = wb.shape[1]
     at = 2 * words
     to_move = state[at]
     mid = state[at + 3] == 1
-    start = state[5 * words + 4 : 7 * words + 4] if mid else state[: 2 * words]
-    mover = start[words * to_move : words * (to_move + 1)]
-    opp = start[words * (1 - to_move) : words * (2 - to_move)]
-    bal = _balancing_now(balancing, to_move, state[at + 1])
-    _start_turn(mover, opp, bal, rules[16], pt, tb, tv, nbr, wp[_STACK])
-    node[:] = tv[: 6 * words]
+    start = 5 * words + 4 if mid else 0
+    bal = _balancing_now(rules[1], to_move, state[at + 1])
+    _start_turn(state, start + words * to_move, start + words * (1 - to_move), bal, rules[16], pt, tb, tv, nbr, wp)
+    for i in range(6 * words):
+        node[i] = tv[i]
     if mid:
-        stones = state[7 * words + 4 :]
-        i = 0
-        while i < stones.shape[0] and stones[i] >= 0:
-            _step(node, stones[i], pt, tb, nbr, wb, wp)
+        i = 7 * words + 4
+        while i < state.shape[0] and state[i] >= 0:
+            _step(node, state[i], pt, tb, nbr, wb, wp)
             i += 1
     return node
 
 
 @njit
 def _tree_legal(state, rules, out):
-    """``legal_actions()`` in the engine's order (``_legal`` at the turn's node)."""
-    words = rules[5].shape[1]
-    if state[2 * words + 2] >= 2:
+    """``legal_actions()`` in the engine's order, as ``_play`` finds them."""
+    nbr, pt, tb, tv, wb, wp, fb, points, after = (
+        rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[17], rules[18], rules[19],
+    )  # fmt: skip
+    words = wb.shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    if state[at + 2] >= 2:
         return 0
     node = _tree_turn(state, rules)
-    return _legal(
-        node, state[2 * words + 3] == 1, rules[2], rules[3], rules[4], rules[0], rules[5], rules[6], rules[8],
-        rules[9], rules[10], out,
-    )  # fmt: skip
+    mid = state[at + 3] == 1
+    finish = _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after)
+    if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
+        finish = _check_candidates(
+            node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10]
+        )
+    n = 0
+    if not mid or finish:
+        out[0] = FINISH if mid else PASS
+        n = 1
+    m = _points_at(fb, _PLACE_OK * words, words, points)
+    for i in range(m):
+        out[n] = FIRST_PLACE + points[i]
+        n += 1
+    m = _points_at(fb, _GROW_OK * words, words, points)
+    for i in range(m):
+        out[n] = FIRST_PLACE + n_points + points[i]
+        n += 1
+    return n
 
 
 @njit
 def _tree_apply(state, action, rules):
     """``apply_action``: ``_play``'s step for one action, on the tree's array form."""
-    nbr, pt, tb, tv, wb, wp = rules[0], rules[2], rules[3], rules[4], rules[5], rules[6]
+    nbr, pt, tb, wb, wp = rules[0], rules[2], rules[3], rules[5], rules[6]
     words = wb.shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
     to_move = state[at]
     mid = state[at + 3] == 1
-    node = _tree_turn(state, rules)
-    white, black = state[:words], state[words:at]
     if action == PASS:
         state[at + 2] += 1
         state[at] = 1 - to_move
         return 0
+    node = _tree_turn(state, rules)
     if action >= FIRST_PLACE + n_points:  # a growth stone: the turn goes on
         p = action - FIRST_PLACE - n_points
-        stones = state[7 * words + 4 :]
+        stones = 7 * words + 4
         if not mid:
-            state[5 * words + 4 : 7 * words + 4] = state[:at]
-            stones[:] = -1
-        i = 0
-        while stones[i] >= 0:
+            for i in range(at):
+                state[5 * words + 4 + i] = state[i]
+            for i in range(stones, state.shape[0]):
+                state[i] = -1
+        i = stones
+        while state[i] >= 0:
             i += 1
-        stones[i] = p
+        state[i] = p
         _step(node, p, pt, tb, nbr, wb, wp)
         state[at + 3] = 1
-        state[at + 4 : at + 4 + words] = node[:words]
-        state[at + 4 + words : at + 4 + 2 * words] = node[3 * words : 4 * words]
-        state[at + 4 + 2 * words : at + 4 + 3 * words] = node[4 * words : 5 * words]
-        new_mover, new_opp = node[words : 2 * words], node[2 * words : 3 * words]
-    else:
-        new_mover, new_opp = wb[_MOVER], wb[_OPP]
-        if action == FINISH:
-            new_mover[:] = node[words : 2 * words]
-            new_opp[:] = node[2 * words : 3 * words]
-        else:
-            filled = node[:words].copy()
-            filled[(action - FIRST_PLACE) >> 5] |= np.int64(1) << ((action - FIRST_PLACE) & 31)
-            _position(filled, tb, tv, new_mover, new_opp)
+        for w in range(words):
+            state[at + 4 + w] = node[w]  # added
+            state[at + 4 + words + w] = node[3 * words + w]  # grown
+            state[at + 4 + 2 * words + w] = node[4 * words + w]  # closed
+    else:  # finish or a placement: the turn ends
+        if action != FINISH:
+            _place(node, action - FIRST_PLACE, pt, tb, words)
         state[at + 2] = 0
         if mid:
             state[at + 1] = 1
         state[at] = 1 - to_move
         state[at + 3] = 0
-        state[at + 4 :] = 0
-        state[7 * words + 4 :] = -1
-    if to_move == 0:
-        white[:] = new_mover
-        black[:] = new_opp
-    else:
-        black[:] = new_mover
-        white[:] = new_opp
+        for i in range(at + 4, 7 * words + 4):
+            state[i] = 0
+        for i in range(7 * words + 4, state.shape[0]):
+            state[i] = -1
+    for w in range(words):  # the board as it stands
+        state[words * to_move + w] = node[words + w]
+        state[words * (1 - to_move) + w] = node[2 * words + w]
     return 0
 
 
@@ -1663,21 +1675,24 @@ class SygoKernel:
             return None
         n_points = len(nbr)
         words = (n_points + 31) >> 5
-        scratch = (
-            np.empty((n_points, 12), np.int64),  # pt
-            np.zeros((3, n_points, words), np.int64),  # tb
-            np.zeros(7 * words + 4, np.int64),  # tv
-            _scratch_bitsets(nbr, words),  # wb
-            np.zeros((5, n_points), np.int64),  # wp
-            np.empty(6 * words, np.int64),  # the turn's node
-            np.empty((1, words + 1), np.int64),  # found (growth="all" only)
-            *self._witnesses(False, words),
-            self._empty_boards(game, 1),  # a rollout's row for _run
-            np.zeros((1, 1), np.uint64),  # its stream
-            np.zeros((1, 7), np.int64),  # its out
-            np.empty(0, np.int64),  # no record
-            True,  # one stream (rollouts)
-            False,  # growth="all": no
+        scratch = (  # rules[2:]: the scratch arrays of _play, then a rollout's _run arguments
+            np.empty((n_points, 12), np.int64),  # 2 pt
+            np.zeros((3, n_points, words), np.int64),  # 3 tb
+            np.zeros(7 * words + 4, np.int64),  # 4 tv
+            np.zeros((_WB_ROWS, words), np.int64),  # 5 wb
+            np.zeros((4, n_points), np.int64),  # 6 wp
+            np.empty(6 * words, np.int64),  # 7 the turn's node
+            np.empty((1, words + 1), np.int64),  # 8 found (growth="all" only)
+            *self._witnesses(False, words),  # 9, 10
+            self._empty_boards(game, 1),  # 11 a rollout's row for _run
+            np.zeros((1, 1), np.uint64),  # 12 its stream
+            np.zeros((1, 7), np.int64),  # 13 its out
+            np.empty(0, np.int64),  # 14 no record
+            True,  # 15 one stream (rollouts)
+            False,  # 16 growth="all": no
+            _flat_bitsets(nbr, words),  # 17 fb
+            np.empty(n_points, np.int64),  # 18 points
+            np.empty(6 * words, np.int64),  # 19 after
         )  # the flags as values: literal True and False would make numba compile _run and _start_turn again
         rules = (nbr, balancing, *scratch)
         return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
