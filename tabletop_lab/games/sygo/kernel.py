@@ -154,7 +154,8 @@ _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
 _LIBS, _STONES, _TOUCH = 0, 1, 2
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
-_WB_ROWS = 12  # _ZERO stays 0
+_BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT, _EXTRA = range(12, 19)
+_WB_ROWS = 19  # _ZERO stays 0, the _BOARD rows are fixed: fb's first three rows and the size
 # fb rows, the first three fixed
 _FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _ALIVE, _WAVE = range(8)
 _PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK = range(8, 12)  # the last two adjacent
@@ -549,14 +550,15 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
     added = node[:words]
     free = mode == _ANY and tv[7 * words + 2] == 1
     filled, mover, opp, group, around, qbit = wb[_FILLED], wb[_MOVER], wb[_OPP], wb[_GROUP], wb[_AROUND], wb[_QBIT]
-    remaining, pts, stack_pts = wb[_REMAINING], wp[_PTS], wp[_STACK]
-    stack = np.empty((16, words + 1), np.int64)
+    remaining, pts, stack_pts, extra = wb[_REMAINING], wp[_PTS], wp[_STACK], wb[_EXTRA]
+    stack = np.empty((16, words + 1), np.int64)  # rows: growth stones, then placement or -1
     stack[0, :words] = extra0
     stack[0, words] = q0 if mode == _FIXED else -1
     top = 1
     while top:
         top -= 1
-        extra = stack[top, :words].copy()
+        for w in range(words):
+            extra[w] = stack[top, w]
         q = stack[top, words]
         for w in range(words):
             filled[w] = added[w] | extra[w]
@@ -570,7 +572,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
             qbit[q >> 5] |= np.int64(1) << (q & 31)
             filled[q >> 5] |= np.int64(1) << (q & 31)
             _position(filled, tb, tv, mover, opp)
-        d = _dead(mover, opp, nbr, group, stack_pts)
+        d = _lowest_dead(mover, opp, wb)
         if d < 0:
             return True
         _flood(d, mover, group, nbr, stack_pts)
@@ -593,24 +595,23 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
                 continue
             for w in range(words):
                 remaining[w] = tb[_LIBS, h, w] & ~filled[w] & ~qbit[w]
-            wider = extra | remaining
-            if _order_ok(node, wider, pt, tb, tv, wb, wp):
-                if top == stack.shape[0]:
-                    stack = _grown_stack(stack)
-                stack[top, :words] = wider
+            if top == stack.shape[0]:
+                stack = _grown_stack(stack)
+            for w in range(words):  # the branch: extra and the rest of h's liberties
+                stack[top, w] = extra[w] | remaining[w]
+            if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
                 stack[top, words] = q
                 top += 1
-            if q < 0 and free:
-                left = np.empty(nbr.shape[0], np.int64)
-                m = _points(remaining, left)
+            if q < 0 and free:  # the balancing placement fills one of them
+                m = _points(remaining, pts)  # the group's points are done with
                 for i in range(m):
-                    r = left[i]
-                    narrower = extra | remaining
-                    narrower[r >> 5] &= ~(np.int64(1) << (r & 31))
-                    if _order_ok(node, narrower, pt, tb, tv, wb, wp):
-                        if top == stack.shape[0]:
-                            stack = _grown_stack(stack)
-                        stack[top, :words] = narrower
+                    r = pts[i]
+                    if top == stack.shape[0]:
+                        stack = _grown_stack(stack)
+                    for w in range(words):
+                        stack[top, w] = extra[w] | remaining[w]
+                    stack[top, r >> 5] &= ~(np.int64(1) << (r & 31))
+                    if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
                         stack[top, words] = r
                         top += 1
     return False
@@ -865,7 +866,7 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
         filled = added.copy()
         filled[q >> 5] |= np.int64(1) << (q & 31)
         _position(filled, tb, tv, mover, opp)
-    if _dead(mover, opp, nbr, wb[_SEEN], wp[_STACK]) >= 0:
+    if _lowest_dead(mover, opp, wb) >= 0:
         return False
     if tv[7 * words + 3]:
         return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
@@ -897,21 +898,70 @@ def _spread(bits, at, fb, row):
     ``fb`` (``Geometry.spread``): four shifts of the words."""
     words = fb.shape[0] // _FB_ROWS
     size = fb[_FB_ROWS * words]
-    low = np.int64(0xFFFFFFFF)
     out = row * words
     for w in range(words):
-        x = bits[at + w]
         before = bits[at + w - 1] if w > 0 else np.int64(0)
         after = bits[at + w + 1] if w + 1 < words else np.int64(0)
-        left = ((x << 1) | (before >> 31)) & low  # one column right
-        right = (x >> 1) | ((after & 1) << 31)  # one column left
-        up = ((x << size) | (before >> (32 - size))) & low
-        down = (x >> size) | ((after << (32 - size)) & low)
-        fb[out + w] = (
-            (left & fb[_NOT_FIRST * words + w])
-            | (right & fb[_NOT_LAST * words + w])
-            | ((up | down) & fb[_FULL * words + w])
+        fb[out + w] = _spread_word(
+            bits[at + w],
+            before,
+            after,
+            size,
+            fb[_NOT_FIRST * words + w],
+            fb[_NOT_LAST * words + w],
+            fb[_FULL * words + w],
         )
+
+
+@_inline
+def _spread_word(x, before, after, size, not_first, not_last, full):
+    """Word ``w`` of ``Geometry.spread`` from words ``w`` (``x``), ``w - 1`` and ``w + 1``."""
+    low = np.int64(0xFFFFFFFF)
+    left = ((x << 1) | (before >> 31)) & low  # one column right
+    right = (x >> 1) | ((after & 1) << 31)  # one column left
+    up = ((x << size) | (before >> (32 - size))) & low
+    down = (x >> size) | ((after << (32 - size)) & low)
+    return (left & not_first) | (right & not_last) | ((up | down) & full)
+
+
+@_borrowing
+def _spread_rows(wb, source, target):
+    """``_spread`` from row ``source`` of ``wb`` into row ``target``."""
+    size = wb[_BOARD_SIZE, 0]
+    words = wb.shape[1]
+    for w in range(words):
+        before = wb[source, w - 1] if w > 0 else np.int64(0)
+        after = wb[source, w + 1] if w + 1 < words else np.int64(0)
+        wb[target, w] = _spread_word(
+            wb[source, w], before, after, size, wb[_BOARD_NOT_FIRST, w], wb[_BOARD_NOT_LAST, w], wb[_BOARD_FULL, w]
+        )
+
+
+@_borrowing
+def _lowest_dead(mover, opp, wb):
+    """``_dead`` word-parallel: the lowest stone of the mover's groups without liberties, or -1.
+    The stones next to an empty point live, and so does every stone connected to a living one."""
+    words = wb.shape[1]
+    for w in range(words):
+        wb[_FRONT, w] = wb[_BOARD_FULL, w] & ~(mover[w] | opp[w])
+    _spread_rows(wb, np.int64(_FRONT), np.int64(_LIVE))
+    for w in range(words):
+        wb[_LIVE, w] &= mover[w]
+    grew = True
+    while grew:
+        grew = False
+        _spread_rows(wb, np.int64(_LIVE), np.int64(_FRONT))
+        for w in range(words):
+            new = wb[_FRONT, w] & mover[w] & ~wb[_LIVE, w]
+            if new:
+                wb[_LIVE, w] |= new
+                grew = True
+    for w in range(words):
+        dead = mover[w] & ~wb[_LIVE, w]
+        if dead:
+            low = dead & -dead
+            return (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    return -1
 
 
 @_borrowing
@@ -1020,7 +1070,6 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
     legality. ``points`` and ``after`` (a node) are scratch."""
     words = wb.shape[1]
     mover, opp = words, 2 * words
-    node_dead = mid and finish == 0
     if finish < 0:
         added = wb[_ADDED]
         for w in range(words):
@@ -1041,14 +1090,10 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
         for j in range(6 * words):
             after[j] = node[j]
         _step(after, p, pt, tb, nbr, wb, wp)
-        ok = False
         if tv[7 * words + 3]:
             ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
-        else:
-            if not node_dead:  # as in _legal_masks
-                ok = _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp)
-            if not ok:
-                ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
+        else:  # "any": _legal_masks's quick test failed (or a group of the node has no liberty)
+            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     return finish
@@ -1109,11 +1154,16 @@ def _play(
     it stands mid-turn), ``root_board`` as the start of the last turn."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    pt = np.empty((n_points, 12), np.int64)
+    pt = np.empty((n_points, 12), np.int32)
     tb = np.zeros((3, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
-    wb = np.zeros((_WB_ROWS, words), np.int64)
     fb = _flat_bitsets(nbr, words)
+    wb = np.zeros((_WB_ROWS, words), np.int64)
+    for w in range(words):
+        wb[_BOARD_FULL, w] = fb[_FULL * words + w]
+        wb[_BOARD_NOT_FIRST, w] = fb[_NOT_FIRST * words + w]
+        wb[_BOARD_NOT_LAST, w] = fb[_NOT_LAST * words + w]
+    wb[_BOARD_SIZE, 0] = fb[_FB_ROWS * words]
     wp = np.zeros((4, n_points), np.int64)
     points = np.empty(n_points, np.int64)
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
