@@ -1140,18 +1140,11 @@ def _balancing_now(balancing, to_move, grown):
     return 1 if balancing and to_move == 1 and grown == 0 else 0
 
 
-@_inline
-def _play(
-    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
-):
-    """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
-    4 ints) until the end or ``budget`` actions; the player to move draws from
-    ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
-    entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
-    ended); ``witnesses`` are the first turn's.
-    Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
-    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
-    it stands mid-turn), ``root_board`` as the start of the last turn."""
+@njit
+def _scratch(nbr, all_growth):
+    """The arrays ``_play`` works in (the compiled tree's operations too): the turn analysis
+    ``pt``, ``tb``, ``tv``, the bitsets ``fb`` and ``wb``, ``wp``, ``points``, ``found``
+    (``growth="all"``), a scratch node ``after`` and the turn's ``node``."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt = np.empty((n_points, 12), np.int32)
@@ -1169,6 +1162,24 @@ def _play(
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
     after = np.empty(6 * words, np.int64)  # scratch node
     node = np.empty(6 * words, np.int64)
+    return pt, tb, tv, fb, wb, wp, points, found, after, node
+
+
+@_inline
+def _play(
+    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
+):
+    """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
+    4 ints) until the end or ``budget`` actions; the player to move draws from
+    ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
+    entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
+    ended); ``witnesses`` are the first turn's.
+    Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
+    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
+    it stands mid-turn), ``root_board`` as the start of the last turn."""
+    n_points = nbr.shape[0]
+    words = (n_points + 31) >> 5
+    pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, all_growth)
     at = 2 * words
     mid = board[at + 3] == 1
     to_move = board[at]
@@ -1725,14 +1736,15 @@ class SygoKernel:
             return None
         n_points = len(nbr)
         words = (n_points + 31) >> 5
-        scratch = (  # rules[2:]: the scratch arrays of _play, then a rollout's _run arguments
-            np.empty((n_points, 12), np.int64),  # 2 pt
-            np.zeros((3, n_points, words), np.int64),  # 3 tb
-            np.zeros(7 * words + 4, np.int64),  # 4 tv
-            np.zeros((_WB_ROWS, words), np.int64),  # 5 wb
-            np.zeros((4, n_points), np.int64),  # 6 wp
-            np.empty(6 * words, np.int64),  # 7 the turn's node
-            np.empty((1, words + 1), np.int64),  # 8 found (growth="all" only)
+        pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, False)
+        scratch = (  # rules[2:]: _play's arrays, then a rollout's _run arguments
+            pt,
+            tb,
+            tv,
+            wb,
+            wp,
+            node,
+            found,  # 2 .. 8
             *self._witnesses(False, words),  # 9, 10
             self._empty_boards(game, 1),  # 11 a rollout's row for _run
             np.zeros((1, 1), np.uint64),  # 12 its stream
@@ -1740,9 +1752,9 @@ class SygoKernel:
             np.empty(0, np.int64),  # 14 no record
             True,  # 15 one stream (rollouts)
             False,  # 16 growth="all": no
-            _flat_bitsets(nbr, words),  # 17 fb
-            np.empty(n_points, np.int64),  # 18 points
-            np.empty(6 * words, np.int64),  # 19 after
+            fb,
+            points,
+            after,  # 17, 18, 19
         )  # the flags as values: literal True and False would make numba compile _run and _start_turn again
         rules = (nbr, balancing, *scratch)
         return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
