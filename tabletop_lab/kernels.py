@@ -33,6 +33,7 @@ __all__ = [
     "REPLAY",
     "PlayedGames",
     "PlayoutKernel",
+    "TreeRoot",
     "kernels_enabled",
     "use_kernels",
     "playout_kernel",
@@ -64,6 +65,16 @@ class PlayedGames(NamedTuple):
     final: np.ndarray  # ASCII bytes (or str): the final notation, or canonical JSON for games without one
 
 
+class TreeRoot(NamedTuple):
+    """What ``MCTSAgent``'s compiled search (``agents.compiled_mcts``) needs from a kernel."""
+
+    state: np.ndarray  # int64: the kernel's array form of the root state
+    key_width: int  # its first key_width entries are equal exactly when the states' _key() are
+    rules: tuple  # the constants and tables the game's tree operations read
+    max_legal: int  # at least the number of legal actions of any state of this game
+    entry: Any  # the game's compiled ``uct_search`` (see agents/compiled_mcts.py)
+
+
 class PlayoutKernel(Protocol):
     """What a game's ``KERNEL`` provides."""
 
@@ -77,6 +88,11 @@ class PlayoutKernel(Protocol):
 
     def rollout(self, state: State, budget: int, stream: int) -> tuple[list[float], int]:
         """``random_rollout`` on a copy of ``state``: same values and final stream state."""
+
+    # Optional: the tree operations that let ``MCTSAgent`` search in compiled code.
+    def tree_root(self, state: State) -> TreeRoot | None:
+        """``state`` for ``agents.compiled_mcts.search_root``, or ``None`` when the kernel cannot
+        search this state (or config) exactly as the Python search would."""
 
 
 def kernels_enabled() -> bool:

@@ -15,6 +15,11 @@ root player's team instead minimises the root player's component, as one coaliti
 Transpositions are merged: positions are nodes of a graph keyed by ``State._key()`` (UCT on
 the DAG: statistics live on the edges, a node's count is the simulations through it), so the
 k! orders of one set of sub-actions in a multi-action turn lead to one node, searched once.
+
+With an ``iterations`` budget and a game kernel that offers tree operations (``tree_root``), the
+whole search runs compiled (``compiled_mcts.py``): the same simulations from the same seed, with
+the same ``analyse()`` rows, ``stats`` and rng state afterwards, only faster. A ``seconds``
+budget, kernels switched off, or a game or config without those operations search in Python.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
-from ..kernels import random_rollout, rollout_function
+from ..kernels import playout_kernel, random_rollout, rollout_function
 from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information, no_gc_pauses
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
@@ -119,9 +124,19 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State, summarise: Callable[[_Node], Any]) -> Any:
-        """``summarise(root)`` after the simulations. The tree is freed (by reference counting)
-        before the cycle collector resumes; otherwise its first pass would scan the whole tree,
-        which cost a quarter of a 100-simulation search."""
+        """``summarise(root)`` after the simulations: compiled (``compiled_mcts``) when the game's
+        kernel has tree operations for this state and the budget is ``iterations``, else in
+        Python. The Python tree is freed (by reference counting) before the cycle collector
+        resumes; otherwise its first pass would scan the whole tree, which cost a quarter of a
+        100-simulation search."""
+        if self.seconds is None and playout_kernel(root_state.game) is not None:
+            from .compiled_mcts import search_root  # numba is loaded on first use only
+
+            c = DEFAULT_C if self.c is None else self.c
+            found = search_root(root_state, self.rng, self.iterations, c, self.paranoid)
+            if found is not None:
+                self.stats = {"simulations": self.iterations, "nodes": found.nodes}
+                return summarise(_Node.compiled_root(root_state, found.edges, found.untried))
         with no_gc_pauses():
             return summarise(self._simulate(root_state))
 
@@ -223,6 +238,18 @@ class _Node:
         self.edges: list[_Edge] = []
         self.visits = 0
 
+    @classmethod
+    def compiled_root(cls, state: State, edges: list[tuple[int, int, float]], untried: list[int]) -> _Node:
+        """The root of a compiled search (``compiled_mcts.search_root``): its edges' statistics,
+        without the graph below."""
+        root = cls(state, untried)
+        for action, visits, total in edges:
+            edge = _Edge(action, None)
+            edge.visits, edge.total = visits, total
+            root.edges.append(edge)
+        root.visits = sum(edge.visits for edge in root.edges)
+        return root
+
 
 class _Edge:
     """An action from a node to its child; ``total`` sums the chooser's component of every
@@ -230,7 +257,7 @@ class _Edge:
 
     __slots__ = ("action", "child", "visits", "total")
 
-    def __init__(self, action: int, child: _Node):
+    def __init__(self, action: int, child: _Node | None):
         self.action = action
         self.child = child
         self.visits = 0

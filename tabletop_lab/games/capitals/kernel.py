@@ -21,9 +21,10 @@ import math
 
 import numpy as np
 
+from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames
+from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, TreeRoot
 from .geometry import (
     BOTTOM,
     CAPITAL_OWNER,
@@ -892,6 +893,99 @@ def _rollout(pos, rules, budget, stream):
     return -1, _white_score(pos, rules), stream
 
 
+# ----------------------------------------------------------------------------- the compiled tree
+# MCTSAgent's compiled search (agents/compiled_mcts.py) on ``[key | state]``: a flat state (as
+# above) after its key, ``_KEY_WIDTH`` entries that ``_tree_key`` gathers from it. ``_key()`` is
+# (board, cycle, slot, actor, extra_turn, transfers, pending_sacrifice, releases, altar_filled,
+# eliminated, cages, altars, removed, the chain's (start, at, kind, jumped, landings) or None,
+# pass_pending): the key holds exactly those fields, the queues and lists with their lengths and
+# zeros past them, the chain's fields zero without a chain. It leaves out what ``_key()`` leaves
+# out (the outcome, derived; the chain's captures; the move's actions) and the kernel's stale
+# entries past the end of a queue. ``rules`` = (the rules array, a scratch array).
+
+_KEY_SEGMENTS = ((0, _WINNERS), (_CAGE_N, _CAPTURE_N), (_JUMPED, _CAPTURES))
+_KEY_WIDTH = sum(end - start for start, end in _KEY_SEGMENTS)
+
+
+@njit
+def _tree_key(tree):
+    """Write the key of ``tree``'s state into its first ``_KEY_WIDTH`` entries."""
+    pos = tree[_KEY_WIDTH:]
+    k = 0
+    for start, end in ((0, _WINNERS), (_CAGE_N, _CAPTURE_N), (_JUMPED, _CAPTURES)):
+        for i in range(start, end):
+            tree[k] = pos[i]
+            k += 1
+    at = _WINNERS  # where (_CAGE_N, ...) begins in the key
+    for player in range(4):
+        for i in range(pos[_CAGE_N + player], _QUEUE):
+            tree[at + _CAGES - _CAGE_N + _QUEUE * player + i] = 0
+        for i in range(pos[_ALTAR_N + player], _QUEUE):
+            tree[at + _ALTARS - _CAGE_N + _QUEUE * player + i] = 0
+    for i in range(2 * pos[_RELEASE_N], 2 * _QUEUE):
+        tree[at + _RELEASES - _CAGE_N + i] = 0
+    chain_n = pos[_CH_N] if pos[_CHAIN] else 0
+    if not pos[_CHAIN]:
+        for i in range(_CH_START, _CAPTURE_N):
+            tree[at + i - _CAGE_N] = 0
+    at += _CAPTURE_N - _CAGE_N  # where jumped and landings begin
+    for i in range(chain_n, _CHAIN_ROOM):
+        tree[at + i] = 0
+        tree[at + _CHAIN_ROOM + i] = 0
+
+
+@njit
+def _tree_legal(tree, rules, out):
+    pos = tree[_KEY_WIDTH:]
+    if pos[_WINNERS] >= 0:
+        return 0
+    return _legal(pos, rules[0], out)
+
+
+@njit
+def _tree_apply(tree, action, rules):
+    _apply(tree[_KEY_WIDTH:], rules[0], action, rules[1])
+    _tree_key(tree)
+    return 0
+
+
+@njit
+def _tree_player(tree, rules):
+    pos = tree[_KEY_WIDTH:]
+    return -4 if pos[_WINNERS] >= 0 else pos[_ACTOR]  # TERMINAL
+
+
+@njit
+def _tree_rollout(tree, budget, stream, rules, values):
+    """``CapitalsKernel.rollout``: returns at the end, else ``tanh`` of White's evaluation."""
+    pos = tree[_KEY_WIDTH:]
+    winners = pos[_WINNERS]
+    score = 0.0
+    if budget > 0 and winners < 0:
+        winners, score, stream = _rollout(pos.copy(), rules[0], budget, stream)
+    elif winners < 0:
+        score = _white_score(pos, rules[0])
+    if winners < 0:
+        value = math.tanh(score)
+        for p in range(4):
+            values[p] = value if p % 2 == 0 else -value
+    elif winners == _EVERYONE:
+        values[:] = 0.0
+    else:
+        for p in range(4):
+            values[p] = 1.0 if winners >> p & 1 else -1.0
+    return stream, 0
+
+
+@njit
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
+                 stream, out):  # fmt: skip
+    return uct_search(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
+        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    )  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- the position JSON
 
 _WORDS = (
@@ -1141,6 +1235,12 @@ class CapitalsKernel:
         if winners == _EVERYONE:
             return [0.0] * 4, int(after)
         return [1.0 if winners >> p & 1 else -1.0 for p in range(4)], int(after)
+
+    def tree_root(self, state: CapitalsState) -> TreeRoot:
+        tree = np.concatenate([np.zeros(_KEY_WIDTH, np.int64), flat(state)])
+        _tree_key(tree)
+        rules = (_rules(state.game), np.empty(_SCRATCH, np.int64))
+        return TreeRoot(tree, _KEY_WIDTH, rules, _LEGAL_ROOM, _tree_search)
 
 
 KERNEL = CapitalsKernel()

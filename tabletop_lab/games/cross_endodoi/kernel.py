@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...agents.compiled_mcts import uct_search
 from ...jit import choice_index, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames
+from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot
 from .rules import NUM_HOLES, ROW, CrossEndodoiGame, CrossEndodoiState
 
 __all__ = ["KERNEL"]
@@ -170,14 +171,20 @@ def _recorded_game(start, streams, max_actions, ring, max_laps, actions):
 @njit
 def _rollout(holes, store0, store1, to_move, budget, stream, ring, max_laps, total):
     """A random rollout from a position given as a tuple of holes and three ints (cheaper to
-    pass than an array): player 0's value, the new stream state, and the status (1 ended, 0
-    stopped by ``budget``: the value is then the evaluation, ``_LAP_LIMIT``)."""
+    pass than an array): see ``_roll``."""
     pos = np.empty(_SIZE, np.int64)
     for h in range(NUM_HOLES):
         pos[h] = holes[h]
     pos[_STORES] = store0
     pos[_STORES + 1] = store1
     pos[_TO_MOVE] = to_move
+    return _roll(pos, budget, stream, ring, max_laps, total)
+
+
+@njit
+def _roll(pos, budget, stream, ring, max_laps, total):
+    """A random rollout on ``pos`` (changed): player 0's value, the new stream state, and the
+    status (1 ended, 0 stopped by ``budget``: the value is then the evaluation, ``_LAP_LIMIT``)."""
     played = 0
     status = 0
     while played < budget:
@@ -194,6 +201,51 @@ def _rollout(holes, store0, store1, to_move, budget, stream, ring, max_laps, tot
     else:
         value = (pos[_STORES] - pos[_STORES + 1]) / total
     return value, stream, status
+
+
+# ----------------------------------------------------------------------------- the compiled tree
+# MCTSAgent's compiled search (agents/compiled_mcts.py) on the array form of ``flat``: all 15
+# entries are the key, as ``_key()`` is (holes, stores, to_move) and nothing else.
+# ``rules`` = (ring, max_laps, total seeds).
+
+
+@njit
+def _tree_legal(pos, rules, out):
+    """``legal_actions()``: the mover's non-empty holes, ascending (none at the end)."""
+    base = ROW * pos[_TO_MOVE]
+    n = 0
+    for h in range(base, base + ROW):
+        if pos[h] > 0:
+            out[n] = h
+            n += 1
+    return n
+
+
+@njit
+def _tree_apply(pos, action, rules):
+    return -1 if _sow(pos, action, rules[0], rules[1]) == _LAP_LIMIT else 0
+
+
+@njit
+def _tree_player(pos, rules):
+    return -4 if _is_over(pos) else pos[_TO_MOVE]  # TERMINAL
+
+
+@njit
+def _tree_rollout(pos, budget, stream, rules, values):
+    value, stream, status = _roll(pos.copy(), budget, stream, rules[0], rules[1], rules[2])
+    values[0] = value
+    values[1] = -value
+    return stream, (-1 if status == _LAP_LIMIT else 0)
+
+
+@njit
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
+                 stream, out):  # fmt: skip
+    return uct_search(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
+        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    )  # fmt: skip
 
 
 @njit
@@ -280,6 +332,10 @@ class CrossEndodoiKernel:
 
             return random_rollout(state.clone(), budget, stream)
         return [value, -value if value else 0.0], int(after)
+
+    def tree_root(self, state: CrossEndodoiState) -> TreeRoot:
+        ring, max_laps = self._rules(state.game)
+        return TreeRoot(flat(state), _SIZE, (ring, max_laps, state.game.total_seeds), ROW, _tree_search)
 
 
 KERNEL = CrossEndodoiKernel()

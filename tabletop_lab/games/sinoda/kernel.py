@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from typing import NamedTuple
 
 import numpy as np
 
+from ...agents.compiled_mcts import uct_search
 from ...jit import choice_index, next_draw, njit
-from ...kernels import CUT, FINISHED, PlayedGames
+from ...kernels import CUT, FINISHED, PlayedGames, TreeRoot
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
 from .rules import SinodaGame, SinodaState
 
@@ -402,6 +404,111 @@ def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most
     return mask, streams[0]
 
 
+# ----------------------------------------------------------------------------- the compiled tree
+# MCTSAgent's compiled search (agents/compiled_mcts.py) on a position array (``flat``) plus one
+# entry: how the game stands (``_GOING``, ``_STANDARD``, ``_SINODA``), updated as the engine
+# updates ``_end`` (after a capture, and after a change down with two players). The key is the
+# position array: ``_key()`` is (to_move, owner, value, captured) and ``captured[p]`` is a sorted
+# list (``insort``), the multiset that the array counts; the array's other parts are functions
+# of those (piece lists ascending and zero past their counts, as ``flat`` writes them). ``rules`` = ``SinodaKernel._rules`` + (most_legal, team of each seat, number of teams).
+
+
+@njit
+def _tree_legal(pos, rules, out):
+    if pos[pos.shape[0] - 1] != _GOING:
+        return 0
+    return _legal(pos, rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7], out)
+
+
+@njit
+def _tree_apply(pos, action, rules):
+    """``_apply``, with the piece list of a captured piece's owner cleared past its count as
+    ``flat`` leaves it (the lists are part of the key)."""
+    size, players, stride = rules[0], rules[1], rules[3]
+    slot = action % stride
+    victim = pos[slot - _FIRST_MOVE] if slot >= _FIRST_MOVE else -1
+    if _apply(pos, size, players, stride, action):
+        pos[pos.shape[0] - 1] = _ending(pos, size, players)
+    if victim >= 0:
+        _, pieces, count, _, _, _, _, _ = offsets(size, players)
+        pos[pieces + PIECES_PER_PLAYER * victim + pos[count + victim]] = 0
+    return 0
+
+
+@njit
+def _tree_player(pos, rules):
+    return -4 if pos[pos.shape[0] - 1] != _GOING else pos[pos.shape[0] - 2]  # TERMINAL
+
+
+@njit
+def _evaluate(pos, size, players, friendly, stride, group, dest, path, mids, team_of, n_teams, values):
+    """``SinodaState.evaluate()`` of a game going on, into ``values`` (same float expressions)."""
+    value, pieces, count, _, score, _, _, _ = offsets(size, players)
+    best_gain = np.zeros(players, np.int64)
+    worst_loss = np.zeros(players, np.int64)
+    for me in range(players):  # the destinations of me's moves (``_attacks``) holding a piece
+        first = pieces + PIECES_PER_PLAYER * me
+        for i in range(first, first + pos[count + me]):
+            cell = pos[i]
+            g = cell * MAX_VALUE + pos[value + cell] - 1
+            for j in range(group[g], group[g + 1]):
+                d = dest[j]
+                victim = pos[d]
+                if victim < 0 or friendly[me, victim + 1]:
+                    continue
+                clear = 0
+                for k in range(path[j], path[j + 1]):
+                    clear |= pos[mids[k, 0]] & pos[mids[k, 1]] & pos[mids[k, 2]]
+                if clear < 0:
+                    best_gain[me] = max(best_gain[me], pos[value + d])
+                    worst_loss[victim] = max(worst_loss[victim], pos[value + d])
+    strength = np.empty(players, np.float64)
+    for p in range(players):
+        strength[p] = pos[score + p] + 0.25 * pos[count + p] + 0.5 * best_gain[p] - 0.5 * worst_loss[p]
+    team_strength = np.full(n_teams, -np.inf)
+    for p in range(players):
+        team_strength[team_of[p]] = max(team_strength[team_of[p]], strength[p])
+    for p in range(players):
+        t = team_of[p]
+        rival = -np.inf
+        for u in range(n_teams):
+            if u != t:
+                rival = max(rival, team_strength[u])
+        values[p] = math.tanh((team_strength[t] - rival) / 4)
+
+
+@njit
+def _tree_rollout(pos, budget, stream, rules, values):
+    """``SinodaKernel.rollout``: returns at the end, else the evaluation where it stopped."""
+    size, players, friendly, stride, group, dest, path, mids, most_legal, team_of, n_teams = rules
+    end = pos[pos.shape[0] - 1]
+    board = pos[:-1].copy()
+    if budget > 0 and end == _GOING:
+        mask, stream = _rollout(board, size, players, friendly, stride, group, dest, path, mids, most_legal, budget,
+                                stream)  # fmt: skip
+    elif end == _GOING:
+        mask = -1
+    else:
+        mask = _winners(board, size, players, friendly, end)
+    if mask < 0:
+        _evaluate(board, size, players, friendly, stride, group, dest, path, mids, team_of, n_teams, values)
+    elif mask == (1 << players) - 1:
+        values[:] = 0.0
+    else:
+        for p in range(players):
+            values[p] = 1.0 if mask >> p & 1 else -1.0
+    return stream, 0
+
+
+@njit
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
+                 stream, out):  # fmt: skip
+    return uct_search(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
+        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    )  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- the Python side
 
 
@@ -509,6 +616,16 @@ class SinodaKernel:
         if mask == (1 << players) - 1:
             return [0.0] * players, int(after)
         return [1.0 if mask >> p & 1 else -1.0 for p in range(players)], int(after)
+
+    def tree_root(self, state: SinodaState) -> TreeRoot:
+        game = state.game
+        teams = game.teams()
+        team_of = np.array([game.team_of(p) for p in range(game.num_players)], np.int64)
+        most_legal = board_tables(game.board).most_legal
+        rules = (*self._rules(game), most_legal, team_of, len(teams))
+        end = {None: _GOING, "standard": _STANDARD, "sinoda": _SINODA}[state._end]
+        pos = flat(state)
+        return TreeRoot(np.append(pos, end), len(pos), rules, most_legal, _tree_search)
 
 
 KERNEL = SinodaKernel()

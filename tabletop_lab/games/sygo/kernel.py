@@ -48,9 +48,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, next_draw, njit
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, random_rollout
+from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
 from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
@@ -1178,18 +1179,11 @@ def _balancing_now(balancing, to_move, grown):
     return 1 if balancing and to_move == 1 and grown == 0 else 0
 
 
-@_inline
-def _play(
-    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
-):
-    """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
-    4 ints) until the end or ``budget`` actions; the player to move draws from
-    ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
-    entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
-    ended); ``witnesses`` are the first turn's.
-    Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
-    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
-    it stands mid-turn), ``root_board`` as the start of the last turn."""
+@njit
+def _scratch(nbr, all_growth):
+    """The arrays ``_play`` works in (the compiled tree's operations too): the turn analysis
+    ``pt``, ``tb``, ``tv``, the bitsets ``fb`` and ``wb``, ``wp``, ``points``, ``found``
+    (``growth="all"``), a scratch node ``after`` and the turn's ``node``."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt = np.empty((n_points, 12), np.int32)
@@ -1207,6 +1201,24 @@ def _play(
     found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
     after = np.empty(6 * words, np.int64)  # scratch node
     node = np.empty(6 * words, np.int64)
+    return pt, tb, tv, fb, wb, wp, points, found, after, node
+
+
+@_inline
+def _play(
+    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
+):
+    """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
+    4 ints) until the end or ``budget`` actions; the player to move draws from
+    ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
+    entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
+    ended); ``witnesses`` are the first turn's.
+    Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
+    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
+    it stands mid-turn), ``root_board`` as the start of the last turn."""
+    n_points = nbr.shape[0]
+    words = (n_points + 31) >> 5
+    pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, all_growth)
     at = 2 * words
     mid = board[at + 3] == 1
     to_move = board[at]
@@ -1425,6 +1437,172 @@ def _write_notations(boards, size, text):
         out[at + 5] = 48 + row[at_side + 2]
 
 
+# ----------------------------------------------------------------------------- the compiled tree
+# MCTSAgent's compiled search (agents/compiled_mcts.py) on one int64 array a state (W words):
+#   [0, 2W + 4)       the board as ``_play`` takes it: white, black, to_move, grown, passes, mid;
+#   [2W + 4, 5W + 4)  mid-turn: the turn's node fields added, grown, closed (zero between moves);
+#   [5W + 4, 7W + 4)  mid-turn: the turn's start position (white, black);
+#   [7W + 4, ...)     mid-turn: the turn's growth stones in the order played, -1 after the last.
+# The key is the first 5W + 4 entries. ``SygoState._key()`` is (white, black, to_move, grown,
+# passes) between moves and that plus (node.added, node.grown, node.closed) mid-turn; ``mid``
+# is set exactly mid-turn and the node fields are zero otherwise, the words are the bits of the
+# engine's int masks (points, and start groups numbered by their lowest point in both), so two
+# arrays have equal keys exactly when the two states' ``_key()`` are equal.
+# ``rules``: see ``SygoKernel.tree_root``. The operations are ``_play``'s steps: its turn start,
+# its legal list (pass or finish, placements, growth stones, in point order) and its action.
+# growth="all" is not searched here: the engine's turn analysis keeps its witnesses across every
+# clone of a turn, which the tree would have to share node by node to answer as the engine does.
+
+
+@njit
+def _tree_turn(state, rules):
+    """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
+    ``node``) after the turn's stones so far."""
+    nbr, pt, tb, tv, wb, wp, node = rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7]
+    words = wb.shape[1]
+    at = 2 * words
+    to_move = state[at]
+    mid = state[at + 3] == 1
+    start = 5 * words + 4 if mid else 0
+    bal = _balancing_now(rules[1], to_move, state[at + 1])
+    _start_turn(state, start + words * to_move, start + words * (1 - to_move), bal, rules[16], pt, tb, tv, nbr, wp)
+    for i in range(6 * words):
+        node[i] = tv[i]
+    if mid:
+        i = 7 * words + 4
+        while i < state.shape[0] and state[i] >= 0:
+            _step(node, state[i], pt, tb, nbr, wb, wp)
+            i += 1
+    return node
+
+
+@njit
+def _tree_legal(state, rules, out):
+    """``legal_actions()`` in the engine's order, as ``_play`` finds them."""
+    nbr, pt, tb, tv, wb, wp, fb, points, after = (
+        rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[17], rules[18], rules[19],
+    )  # fmt: skip
+    words = wb.shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    if state[at + 2] >= 2:
+        return 0
+    node = _tree_turn(state, rules)
+    mid = state[at + 3] == 1
+    finish = _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after)
+    if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
+        finish = _check_candidates(
+            node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10]
+        )
+    n = 0
+    if not mid or finish:
+        out[0] = FINISH if mid else PASS
+        n = 1
+    m = _points_at(fb, _PLACE_OK * words, words, points)
+    for i in range(m):
+        out[n] = FIRST_PLACE + points[i]
+        n += 1
+    m = _points_at(fb, _GROW_OK * words, words, points)
+    for i in range(m):
+        out[n] = FIRST_PLACE + n_points + points[i]
+        n += 1
+    return n
+
+
+@njit
+def _tree_apply(state, action, rules):
+    """``apply_action``: ``_play``'s step for one action, on the tree's array form."""
+    nbr, pt, tb, wb, wp = rules[0], rules[2], rules[3], rules[5], rules[6]
+    words = wb.shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    to_move = state[at]
+    mid = state[at + 3] == 1
+    if action == PASS:
+        state[at + 2] += 1
+        state[at] = 1 - to_move
+        return 0
+    node = _tree_turn(state, rules)
+    if action >= FIRST_PLACE + n_points:  # a growth stone: the turn goes on
+        p = action - FIRST_PLACE - n_points
+        stones = 7 * words + 4
+        if not mid:
+            for i in range(at):
+                state[5 * words + 4 + i] = state[i]
+            for i in range(stones, state.shape[0]):
+                state[i] = -1
+        i = stones
+        while state[i] >= 0:
+            i += 1
+        state[i] = p
+        _step(node, p, pt, tb, nbr, wb, wp)
+        state[at + 3] = 1
+        for w in range(words):
+            state[at + 4 + w] = node[w]  # added
+            state[at + 4 + words + w] = node[3 * words + w]  # grown
+            state[at + 4 + 2 * words + w] = node[4 * words + w]  # closed
+    else:  # finish or a placement: the turn ends
+        if action != FINISH:
+            _place(node, action - FIRST_PLACE, pt, tb, words)
+        state[at + 2] = 0
+        if mid:
+            state[at + 1] = 1
+        state[at] = 1 - to_move
+        state[at + 3] = 0
+        for i in range(at + 4, 7 * words + 4):
+            state[i] = 0
+        for i in range(7 * words + 4, state.shape[0]):
+            state[i] = -1
+    for w in range(words):  # the board as it stands
+        state[words * to_move + w] = node[words + w]
+        state[words * (1 - to_move) + w] = node[2 * words + w]
+    return 0
+
+
+@njit
+def _tree_player(state, rules):
+    at = 2 * rules[5].shape[1]
+    return -4 if state[at + 2] >= 2 else state[at]  # TERMINAL
+
+
+@njit
+def _tree_rollout(state, budget, stream, rules, values):
+    """``SygoKernel.rollout``: through ``_run`` from a copy of the state, as ``_play`` lays it out."""
+    nbr, balancing = rules[0], rules[1]
+    words = rules[5].shape[1]
+    n_points = nbr.shape[0]
+    at = 2 * words
+    if budget > 0 and state[at + 2] < 2:
+        row, streams, out = rules[11], rules[12], rules[13]
+        row[0, : at + 4] = state[: at + 4]
+        row[0, at + 4 :] = state[5 * words + 4 :]
+        streams[0, 0] = stream
+        rules[10][0] = 0
+        _run(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
+        stream = streams[0, 0]
+        if out[0, 0] == FINISHED:
+            value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
+        else:
+            value = out[0, 6] / n_points
+    elif state[at + 2] >= 2:  # returns()
+        s_white, s_black = _scores(state[:words], state[words:at], nbr)
+        value = 0.0 if s_white == s_black else (1.0 if s_white > s_black else -1.0)
+    else:  # evaluate()
+        value = _area_count(state[:words], state[words:at], nbr) / n_points
+    values[0] = value
+    values[1] = -value
+    return stream, 0
+
+
+@njit
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
+                 stream, out):  # fmt: skip
+    return uct_search(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
+        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    )  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- the Python side
 
 
@@ -1575,6 +1753,55 @@ class SygoKernel:
             return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
         lead = int(out[0, 6]) / n_points
         return [lead, -lead], int(streams[0, 0])
+
+    def tree_state(self, state: SygoState) -> np.ndarray:
+        """The compiled tree's array form of ``state`` (layout above ``_tree_turn``)."""
+        n_points = state.geom.points
+        words = (n_points + 31) >> 5
+        at = 2 * words
+        array = np.zeros(7 * words + 4 + n_points, np.int64)
+        array[:at] = _words(state.white, words) + _words(state.black, words)
+        array[at : at + 4] = [state.to_move, state.grown, state.passes, state.mid_turn()]
+        array[7 * words + 4 :] = -1
+        if state.mid_turn():
+            node, root = state.node, state.turn.root
+            array[at + 4 : 5 * words + 4] = (
+                _words(node.added, words) + _words(node.grown, words) + _words(node.closed, words)
+            )
+            white, black = (root.mover, root.opponent) if state.to_move == 0 else (root.opponent, root.mover)
+            array[5 * words + 4 : 7 * words + 4] = _words(white, words) + _words(black, words)
+            array[7 * words + 4 : 7 * words + 4 + len(state.stones)] = state.stones
+        return array
+
+    def tree_root(self, state: SygoState) -> TreeRoot | None:
+        game = state.game
+        nbr, balancing, all_growth = self._rules(game)
+        if all_growth:
+            return None
+        n_points = len(nbr)
+        words = (n_points + 31) >> 5
+        pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, False)
+        scratch = (  # rules[2:]: _play's arrays, then a rollout's _run arguments
+            pt,
+            tb,
+            tv,
+            wb,
+            wp,
+            node,
+            found,  # 2 .. 8
+            *self._witnesses(False, words),  # 9, 10
+            self._empty_boards(game, 1),  # 11 a rollout's row for _run
+            np.zeros((1, 1), np.uint64),  # 12 its stream
+            np.zeros((1, 7), np.int64),  # 13 its out
+            np.empty(0, np.int64),  # 14 no record
+            True,  # 15 one stream (rollouts)
+            False,  # 16 growth="all": no
+            fb,
+            points,
+            after,  # 17, 18, 19
+        )  # the flags as values: literal True and False would make numba compile _run and _start_turn again
+        rules = (nbr, balancing, *scratch)
+        return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
 
 
 KERNEL = SygoKernel()
