@@ -199,14 +199,14 @@ def _add_sources(p, pt, used):
 
 
 @_borrowing
-def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wp):
+def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wb):
     """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
-    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``): one depth-first search per
-    group, the mover's groups first, numbered by their lowest point (the engine's numbering);
-    a group's search records it as a source (mover) or a liberty owner (opponent) of each empty
-    point it meets, once, since one group's search runs at a time."""
+    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``): the groups are flooded
+    word-parallel (``_flood_group``) from their lowest stone, the mover's first, so numbered by
+    their lowest point (the engine's numbering); a group is recorded as a source (mover) or a
+    liberty owner (opponent) of each empty point next to it, in the groups' order."""
     n_points = nbr.shape[0]
-    words = (n_points + 31) >> 5
+    words = wb.shape[1]
     for p in range(n_points):
         pt[p, _GID] = -1
         pt[p, _OID] = -1
@@ -217,85 +217,92 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
     for w in range(words):
         tv[words + w] = board[mover_at + w]
         tv[2 * words + w] = board[opp_at + w]
+        wb[_EXTRA, w] = wb[_BOARD_FULL, w] & ~(board[mover_at + w] | board[opp_at + w])  # empty
+        wb[_REMAINING, w] = board[mover_at + w]
     growable = 6 * words
     n_groups = 0
     for w in range(words):
-        word = board[mover_at + w]
-        while word:
-            low = word & -word
-            word ^= low
-            p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-            if pt[p, _GID] >= 0:
-                continue
+        while wb[_REMAINING, w]:
             g = n_groups
             n_groups += 1
-            pt[p, _GID] = g
-            wp[_STACK, 0] = p
-            top = 1
-            while top:
-                top -= 1
-                x = wp[_STACK, top]
-                for k in range(4):
-                    y = nbr[x, k]
-                    if y < 0:
-                        break
-                    bit = np.int64(1) << (y & 31)
-                    if board[mover_at + (y >> 5)] & bit:
-                        if pt[y, _GID] < 0:
-                            pt[y, _GID] = g
-                            wp[_STACK, top] = y
-                            top += 1
-                    elif not board[opp_at + (y >> 5)] & bit:  # a liberty: g is one of its sources
-                        n = pt[y, _NSRC]
-                        if n == 0 or pt[y, _SRC + n - 1] != g:
-                            pt[y, _SRC + n] = g
-                            pt[y, _NSRC] = n + 1
-                            tv[growable + (y >> 5)] |= bit
+            _flood_group(wb, board, mover_at, w)
+            for v in range(words):  # the group's stones
+                word = wb[_LIVE, v]
+                while word:
+                    low = word & -word
+                    word ^= low
+                    pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = g
+            for v in range(words):  # its liberties: g is one of their sources
+                word = wb[_FRONT, v] & wb[_EXTRA, v]
+                tv[growable + v] |= word
+                while word:
+                    low = word & -word
+                    word ^= low
+                    y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    n = pt[y, _NSRC]
+                    pt[y, _SRC + n] = g
+                    pt[y, _NSRC] = n + 1
     n_opp = 0
     for w in range(words):
-        word = board[opp_at + w]
-        while word:
-            low = word & -word
-            word ^= low
-            p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-            if pt[p, _OID] >= 0:
-                continue
+        wb[_REMAINING, w] = board[opp_at + w]
+    for w in range(words):
+        while wb[_REMAINING, w]:
             h = n_opp
             n_opp += 1
-            for r in range(3):
-                for v in range(words):
-                    tb[r, h, v] = 0
-            pt[p, _OID] = h
-            tb[_STONES, h, p >> 5] |= low
-            wp[_STACK, 0] = p
-            top = 1
-            while top:
-                top -= 1
-                x = wp[_STACK, top]
-                for k in range(4):
-                    y = nbr[x, k]
-                    if y < 0:
-                        break
-                    bit = np.int64(1) << (y & 31)
-                    if board[opp_at + (y >> 5)] & bit:
-                        if pt[y, _OID] < 0:
-                            pt[y, _OID] = h
-                            tb[_STONES, h, y >> 5] |= bit
-                            wp[_STACK, top] = y
-                            top += 1
-                    elif board[mover_at + (y >> 5)] & bit:
-                        g = pt[y, _GID]
-                        tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
-                    else:  # a liberty of h
-                        n = pt[y, _NLIB]
-                        if n == 0 or pt[y, _LIBOF + n - 1] != h:
-                            pt[y, _LIBOF + n] = h
-                            pt[y, _NLIB] = n + 1
-                            tb[_LIBS, h, y >> 5] |= bit
+            _flood_group(wb, board, opp_at, w)
+            for v in range(words):
+                tb[_STONES, h, v] = wb[_LIVE, v]
+                tb[_TOUCH, h, v] = 0
+                tb[_LIBS, h, v] = wb[_FRONT, v] & wb[_EXTRA, v]
+            for v in range(words):
+                word = wb[_LIVE, v]
+                while word:
+                    low = word & -word
+                    word ^= low
+                    pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _OID] = h
+            for v in range(words):  # the start groups touching it
+                word = wb[_FRONT, v] & board[mover_at + v]
+                while word:
+                    low = word & -word
+                    word ^= low
+                    g = pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID]
+                    tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
+            for v in range(words):  # its liberties
+                word = tb[_LIBS, h, v]
+                while word:
+                    low = word & -word
+                    word ^= low
+                    y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    n = pt[y, _NLIB]
+                    pt[y, _LIBOF + n] = h
+                    pt[y, _NLIB] = n + 1
     tv[7 * words] = n_groups
     tv[7 * words + 1] = n_opp
     tv[7 * words + 2] = balancing
     tv[7 * words + 3] = all_growth
+
+
+@_borrowing
+def _flood_group(wb, board, at, w):
+    """The group of the stones ``board[at:at + W]`` holding the lowest stone of word ``w`` of row
+    _REMAINING into row _LIVE, its neighbours into row _FRONT, word-parallel; the group leaves
+    _REMAINING."""
+    words = wb.shape[1]
+    for v in range(words):
+        wb[_LIVE, v] = 0
+    low = wb[_REMAINING, w] & -wb[_REMAINING, w]
+    wb[_LIVE, w] = low
+    grew = True
+    while grew:
+        grew = False
+        _spread_rows(wb, np.int64(_LIVE), np.int64(_FRONT))
+        for v in range(words):
+            new = wb[_FRONT, v] & board[at + v] & ~wb[_LIVE, v]
+            if new:
+                wb[_LIVE, v] |= new
+                grew = True
+    for v in range(words):
+        wb[_REMAINING, v] &= ~wb[_LIVE, v]
 
 
 # ----------------------------------------------------------------------------- boards
@@ -1225,7 +1232,7 @@ def _play(
     n_stones = 0
     if mid:
         bal = _balancing_now(balancing, to_move, board[at + 1])
-        _start_turn(root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wp)
+        _start_turn(root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb)
         for i in range(6 * words):
             node[i] = tv[i]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
@@ -1239,7 +1246,7 @@ def _play(
             for i in range(at):
                 root_board[i] = board[i]
             bal = _balancing_now(balancing, to_move, board[at + 1])
-            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wp)
+            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb)
             for i in range(6 * words):
                 node[i] = tv[i]
             n_stones = 0
@@ -1465,7 +1472,7 @@ def _tree_turn(state, rules):
     mid = state[at + 3] == 1
     start = 5 * words + 4 if mid else 0
     bal = _balancing_now(rules[1], to_move, state[at + 1])
-    _start_turn(state, start + words * to_move, start + words * (1 - to_move), bal, rules[16], pt, tb, tv, nbr, wp)
+    _start_turn(state, start + words * to_move, start + words * (1 - to_move), bal, rules[16], pt, tb, tv, nbr, wb)
     for i in range(6 * words):
         node[i] = tv[i]
     if mid:
