@@ -199,14 +199,20 @@ def _add_sources(p, pt, used):
 
 
 @_borrowing
-def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wb):
+def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wb, last, reuse):
     """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
     and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``): the groups are flooded
     word-parallel (``_flood_group``) from their lowest stone, the mover's first, so numbered by
     their lowest point (the engine's numbering); a group is recorded as a source (mover) or a
-    liberty owner (opponent) of each empty point next to it, in the groups' order."""
+    liberty owner (opponent) of each empty point next to it, in the groups' order.
+
+    ``reuse`` (1, else 0): ``last`` is the final node of the turn just played and ``pt``, ``tb``,
+    ``tv`` still hold that turn's analysis. The mover's groups are then the previous opponent groups it did
+    not reverse (nothing else adds or removes their stones), same order, their liberties those
+    still empty: only the opponent's groups are flooded."""
     n_points = nbr.shape[0]
     words = wb.shape[1]
+    n_last = tv[7 * words + 1]
     for p in range(n_points):
         pt[p, _GID] = -1
         pt[p, _OID] = -1
@@ -219,29 +225,25 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
         tv[2 * words + w] = board[opp_at + w]
         wb[_EXTRA, w] = wb[_BOARD_FULL, w] & ~(board[mover_at + w] | board[opp_at + w])  # empty
         wb[_REMAINING, w] = board[mover_at + w]
-    growable = 6 * words
     n_groups = 0
+    for h in range(n_last if reuse else 0):
+        if (last[5 * words + (h >> 5)] >> (h & 31)) & 1:  # reversed
+            continue
+        g = n_groups
+        n_groups += 1
+        for v in range(words):
+            wb[_LIVE, v] = tb[_STONES, h, v]
+            wb[_FRONT, v] = tb[_LIBS, h, v]  # _EXTRA keeps the ones still empty
+        _label_group(g, pt, tv, wb)
+    if reuse:
+        for w in range(words):
+            wb[_REMAINING, w] = 0
     for w in range(words):
         while wb[_REMAINING, w]:
             g = n_groups
             n_groups += 1
             _flood_group(wb, board, mover_at, w)
-            for v in range(words):  # the group's stones
-                word = wb[_LIVE, v]
-                while word:
-                    low = word & -word
-                    word ^= low
-                    pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = g
-            for v in range(words):  # its liberties: g is one of their sources
-                word = wb[_FRONT, v] & wb[_EXTRA, v]
-                tv[growable + v] |= word
-                while word:
-                    low = word & -word
-                    word ^= low
-                    y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                    n = pt[y, _NSRC]
-                    pt[y, _SRC + n] = g
-                    pt[y, _NSRC] = n + 1
+            _label_group(g, pt, tv, wb)
     n_opp = 0
     for w in range(words):
         wb[_REMAINING, w] = board[opp_at + w]
@@ -280,6 +282,30 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
     tv[7 * words + 1] = n_opp
     tv[7 * words + 2] = balancing
     tv[7 * words + 3] = all_growth
+
+
+@_borrowing
+def _label_group(g, pt, tv, wb):
+    """Record start group ``g``, its stones in row _LIVE of ``wb``: its number on each stone, and
+    ``g`` as a source of each empty point (row _EXTRA) among its neighbours (row _FRONT)."""
+    words = wb.shape[1]
+    growable = 6 * words
+    for v in range(words):  # the group's stones
+        word = wb[_LIVE, v]
+        while word:
+            low = word & -word
+            word ^= low
+            pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = g
+    for v in range(words):  # its liberties: g is one of their sources
+        word = wb[_FRONT, v] & wb[_EXTRA, v]
+        tv[growable + v] |= word
+        while word:
+            low = word & -word
+            word ^= low
+            y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            n = pt[y, _NSRC]
+            pt[y, _SRC + n] = g
+            pt[y, _NSRC] = n + 1
 
 
 @_borrowing
@@ -1232,13 +1258,16 @@ def _play(
     n_stones = 0
     if mid:
         bal = _balancing_now(balancing, to_move, board[at + 1])
-        _start_turn(root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb)
+        _start_turn(
+            root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb, node, np.int64(0)
+        )
         for i in range(6 * words):
             node[i] = tv[i]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
             _step(node, stones[n_stones], pt, tb, nbr, wb, wp)
             n_stones += 1
     played = moves = 0
+    reuse = np.int64(1 if mid else 0)  # whether the last turn's analysis is in pt, tb, tv
     while played < budget and board[at + 2] < 2:
         to_move = board[at]
         if not mid:
@@ -1246,7 +1275,10 @@ def _play(
             for i in range(at):
                 root_board[i] = board[i]
             bal = _balancing_now(balancing, to_move, board[at + 1])
-            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb)
+            _start_turn(
+                board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb, node, reuse
+            )
+            reuse = np.int64(1)
             for i in range(6 * words):
                 node[i] = tv[i]
             n_stones = 0
@@ -1472,7 +1504,20 @@ def _tree_turn(state, rules):
     mid = state[at + 3] == 1
     start = 5 * words + 4 if mid else 0
     bal = _balancing_now(rules[1], to_move, state[at + 1])
-    _start_turn(state, start + words * to_move, start + words * (1 - to_move), bal, rules[16], pt, tb, tv, nbr, wb)
+    _start_turn(
+        state,
+        start + words * to_move,
+        start + words * (1 - to_move),
+        bal,
+        rules[16],
+        pt,
+        tb,
+        tv,
+        nbr,
+        wb,
+        node,
+        np.int64(0),
+    )
     for i in range(6 * words):
         node[i] = tv[i]
     if mid:
