@@ -158,14 +158,14 @@ def _nth_point(bits, at, words, k):
 # A node: node[k * W:(k + 1) * W] for k = 0 added, 1 mover, 2 opponent, 3 grown, 4 closed,
 # 5 captured (W words). The turn's start, three arrays: ``pt`` (per point: start group, opponent
 # group, number of sources, 4 sources, number of opponent groups it is a liberty of, 4 of them),
-# ``tb`` (per opponent group: 0 liberties, 1 stones, 2 start groups touching it, as bitsets),
-# ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
+# ``tb`` (bitsets per opponent group: 0 liberties, 1 stones, 2 start groups touching it; and
+# 3: per start group, its stones), ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
 # all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
 # every action ``fb``, flat bitsets (row r at fb[r * W:(r + 1) * W], the board size last) that it
 # indexes with offsets rather than views.
 
 _GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
-_LIBS, _STONES, _TOUCH = 0, 1, 2
+_LIBS, _STONES, _TOUCH, _START = 0, 1, 2, 3  # _START: per start group, its stones
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
 _BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT, _EXTRA = range(12, 19)
@@ -234,7 +234,7 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
         for v in range(words):
             wb[_LIVE, v] = tb[_STONES, h, v]
             wb[_FRONT, v] = tb[_LIBS, h, v]  # _EXTRA keeps the ones still empty
-        _label_group(g, pt, tv, wb)
+        _label_group(g, pt, tb, tv, wb)
     if reuse:
         for w in range(words):
             wb[_REMAINING, w] = 0
@@ -243,7 +243,7 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
             g = n_groups
             n_groups += 1
             _flood_group(wb, board, mover_at, w)
-            _label_group(g, pt, tv, wb)
+            _label_group(g, pt, tb, tv, wb)
     n_opp = 0
     for w in range(words):
         wb[_REMAINING, w] = board[opp_at + w]
@@ -285,12 +285,13 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
 
 
 @_borrowing
-def _label_group(g, pt, tv, wb):
+def _label_group(g, pt, tb, tv, wb):
     """Record start group ``g``, its stones in row _LIVE of ``wb``: its number on each stone, and
     ``g`` as a source of each empty point (row _EXTRA) among its neighbours (row _FRONT)."""
     words = wb.shape[1]
     growable = 6 * words
     for v in range(words):  # the group's stones
+        tb[_START, g, v] = wb[_LIVE, v]
         word = wb[_LIVE, v]
         while word:
             low = word & -word
@@ -1086,18 +1087,21 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
             fb[place_check + w] = single & ~fb[place_ok + w]
     for w in range(words):
         fb[grow_ok + w] = tv[growable + w] & fb[empty + w]
-    if mid:  # drop the points with a source grown or closed
+    if mid:  # drop the points with a source grown or closed: those next to such a group
+        alive = _ALIVE * words
         for w in range(words):
-            word = fb[grow_ok + w]
+            fb[alive + w] = 0
+        for w in range(words):
+            word = node[grown + w] | node[closed + w]
             while word:
                 low = word & -word
                 word ^= low
-                p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                for k in range(pt[p, _NSRC]):
-                    g = pt[p, _SRC + k]
-                    if ((node[grown + (g >> 5)] | node[closed + (g >> 5)]) >> (g & 31)) & 1:
-                        fb[grow_ok + w] &= ~low
-                        break
+                g = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                for v in range(words):
+                    fb[alive + v] |= tb[_START, g, v]
+        _spread(fb, alive, fb, np.int64(_WAVE))
+        for w in range(words):
+            fb[grow_ok + w] &= ~fb[_WAVE * words + w]
     for w in range(words):
         fb[grow_check + w] = fb[grow_ok + w] & ~fb[open_ + w] if shortcut else fb[grow_ok + w]
         fb[grow_ok + w] &= ~fb[grow_check + w]
@@ -1220,7 +1224,7 @@ def _scratch(nbr, all_growth):
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt = np.empty((n_points, 12), np.int32)
-    tb = np.zeros((3, n_points, words), np.int64)
+    tb = np.zeros((4, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
     fb = _flat_bitsets(nbr, words)
     wb = np.zeros((_WB_ROWS, words), np.int64)
