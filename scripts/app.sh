@@ -8,4 +8,7 @@ browser=()
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     browser=(--no-browser)  # no desktop: just print the address (a console browser would take the terminal)
 fi
+# Compile the games' kernels into numba's cache meanwhile (once per machine; at low priority, so the
+# apps start first): otherwise an app's first computer move on a new machine waits for the compiler.
+nice -n 10 .venv/bin/tabletop-lab compile > /dev/null 2>&1 &
 exec .venv/bin/tabletop-lab serve --port "${PORT:-8866}" "${browser[@]}"

@@ -1,4 +1,4 @@
-"""The ``tabletop-lab`` command: simulate, bench, games and serve.
+"""The ``tabletop-lab`` command: simulate, bench, compile, games and serve.
 
 ::
 
@@ -7,6 +7,7 @@
         --seed 1 --workers 2 --option seeds_per_hole=6 --out results.parquet
     tabletop-lab bench --game cross_endodoi --seconds 3
     tabletop-lab bench --game sygo --option size=9
+    tabletop-lab compile
     tabletop-lab serve --port 8866 --no-browser
 
 Bad arguments end with a one-line message and exit code 2, never a traceback.
@@ -114,6 +115,30 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compile(args: argparse.Namespace) -> int:
+    """Play two random games and run a tiny search per game, so that numba compiles (or loads)
+    every compiled path a game has and writes it to its disk cache: on a new machine the first
+    MCTS move of an app would otherwise wait for the compiler (tens of seconds for Sygo)."""
+    import time
+
+    from .agents import make_agent
+    from .kernels import playout_kernel
+    from .sim import simulate
+
+    names = [args.game] if args.game else [info["name"] for info in list_games()]
+    games = [load_game(name) for name in names]
+    for game in games:
+        if playout_kernel(game) is None:
+            print(f"{game.name}: no compiled kernel (TABLETOP_KERNELS=0, numba missing, or none for this game)")
+            continue
+        started = time.perf_counter()
+        simulate(game, ["random"] * game.num_players, 2, progress=False)
+        search = "mcts" if game.info.perfect_information else "ismcts"
+        make_agent(f"{search}:iterations=2", game=game).analyse(game.new_initial_state())
+        print(f"{game.name}: compiled in {time.perf_counter() - started:.1f} s", flush=True)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from .serve import serve  # Voila and its app notebooks are only needed here
 
@@ -171,6 +196,12 @@ def _parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option of --game, e.g. size=9"
     )
     bench.set_defaults(command=_bench, name="bench")
+
+    compile_ = commands.add_parser(
+        "compile", help="compile the games' kernels and MCTS searches into numba's cache now (apps start them at once)"
+    )
+    compile_.add_argument("--game", help="one game (default: every game)")
+    compile_.set_defaults(command=_compile, name="compile")
 
     games = commands.add_parser("games", help="list the games and their rule options")
     games.set_defaults(command=_games, name="games")

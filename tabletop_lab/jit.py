@@ -5,15 +5,55 @@
 arithmetic on unsigned 64-bit integers. Kernels are compiled with ``njit(cache=True)``: the first
 use on a machine compiles them (a few seconds) and later processes load the machine code from
 ``__pycache__`` (or ``NUMBA_CACHE_DIR``). numba re-checks a cached kernel against its own source
-file only: after changing this module, clear the caches (``find . -name '*.nbi' -delete``).
+file only, though kernels also compile in code and constants from other modules; so importing
+this module first deletes the package's caches whenever one of those modules has changed
+(``forget_stale_caches``).
 """
 
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 import numba
 import numpy as np
 
 from .streams import _MIX1, _MIX2, GOLDEN
+
+_PACKAGE = Path(__file__).resolve().parent
+#: Besides a kernel's own file, what its compiled code is made of: this module, the streams'
+#: constants, ``kernels``' codes, the shared MCTS search, and the games' rules and tables.
+_COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "agents/compiled_mcts.py", "games/**/*.py")
+_STAMP = "kernel-sources.sha256"
+
+
+def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) -> bool:
+    """Delete numba's caches of ``package`` when the sources compiled into them changed since
+    they were written (a hash of ``_COMPILED_IN`` kept in ``__pycache__``); return whether it did.
+
+    numba would otherwise load a kernel compiled with the old shared code, since it compares a
+    cache with the kernel's own file only. Caches under ``cache_dir`` (``NUMBA_CACHE_DIR``) count
+    when their path names the package. A read-only install keeps its caches as they are.
+    """
+    sources = sorted({path for pattern in _COMPILED_IN for path in package.glob(pattern)})
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    stamp = package / "__pycache__" / _STAMP
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return False
+        stale = list(package.rglob("*.nb[ic]"))
+        if cache_dir:
+            stale += [path for path in Path(cache_dir).rglob("*.nb[ic]") if package.name in path.parts]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # not writable: numba caches elsewhere, and cannot be told
+        return False
+    return True
+
+
+forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None)
 
 __all__ = ["njit", "next_draw", "choice_index", "write_decimal"]
 

@@ -129,3 +129,37 @@ def test_without_numba_games_play_in_python(tmp_path):
     assert out.stdout.strip() == str(
         simulate("cross_endodoi", ["random", "random"], 20, seed=1, progress=False).final.tolist()
     )
+
+
+def test_caches_are_forgotten_when_code_compiled_into_them_changes(tmp_path):
+    """numba checks a cache against its kernel's own file only; ``forget_stale_caches`` also
+    watches the shared code and the rules the kernels compile in."""
+    from tabletop_lab.jit import forget_stale_caches
+
+    package, elsewhere = tmp_path / "tabletop_lab", tmp_path / "numba_cache"
+    kernel = package / "games" / "toy" / "kernel.py"
+    kernel.parent.mkdir(parents=True)
+    (package / "jit.py").write_text("A = 1\n")
+    kernel.write_text("from ...jit import A\n")
+    caches = [package / "games" / "toy" / "__pycache__" / "kernel.f-1.py311.nbi",
+              elsewhere / "tabletop_lab" / "games" / "kernel.f-1.py311.nbc"]  # fmt: skip
+    unrelated = elsewhere / "other_project" / "mod.f-1.py311.nbi"
+
+    def write_caches():
+        for path in [*caches, unrelated]:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"machine code")
+
+    write_caches()
+    assert forget_stale_caches(package, str(elsewhere))  # no record of what they were built from
+    assert not any(path.exists() for path in caches) and unrelated.exists()
+    write_caches()
+    assert not forget_stale_caches(package, str(elsewhere))  # nothing changed: kept
+    assert all(path.exists() for path in caches)
+    (package / "jit.py").write_text("A = 2\n")  # shared code the kernel compiles in
+    assert forget_stale_caches(package, str(elsewhere))
+    assert not any(path.exists() for path in caches) and unrelated.exists()
+    write_caches()
+    kernel.with_name("rules.py").write_text("B = 3\n")  # a game's rules: its constants
+    assert forget_stale_caches(package, str(elsewhere))
+    assert not any(path.exists() for path in caches)

@@ -36,8 +36,8 @@ with numba 0.68). And a cached function that passes compiled functions as values
 small ``@njit`` entry that calls ``uct_search`` with its operations, and ``uct_search`` is
 inlined into that entry at numba's IR level (``inline="always"``): the operations become calls
 of the entry's own globals, and the entry is an ordinary cached function, compiled once per
-machine. numba checks a cached entry against its own file only: after changing this module,
-clear the caches (``find . -name '*.nbi' -delete``), as after changing ``tabletop_lab/jit.py``.
+machine. numba checks a cached entry against its own file only; ``tabletop_lab.jit`` deletes
+the caches when this module changes (``forget_stale_caches``).
 """
 
 from __future__ import annotations

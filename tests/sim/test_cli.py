@@ -120,6 +120,21 @@ def test_bench_reports_each_measure_on_both_paths(capsys):
         assert all(float(n.replace(",", "")) > 0 for n in row.split()[2:])
 
 
+def test_compile_fills_the_kernel_and_the_compiled_search(capsys):
+    from tabletop_lab.games.cross_endodoi import kernel
+    from tabletop_lab.kernels import use_kernels
+
+    assert main(["compile", "--game", "cross_endodoi"]) == 0
+    assert capsys.readouterr().out.startswith("cross_endodoi: compiled in ")
+    assert kernel._tree_search.signatures  # the compiled MCTS entry, which a search then loads at once
+    previous = use_kernels(False)
+    try:
+        assert main(["compile", "--game", "cross_endodoi"]) == 0
+    finally:
+        use_kernels(previous)
+    assert "no compiled kernel" in capsys.readouterr().out
+
+
 def test_serve_reports_a_busy_port(capsys):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
