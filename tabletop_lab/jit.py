@@ -55,7 +55,7 @@ def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) 
 
 forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None)
 
-__all__ = ["njit", "next_draw", "choice_index", "write_decimal"]
+__all__ = ["njit", "next_draw", "choice_index", "write_decimal", "grown", "grown_rows"]
 
 _GOLDEN = np.uint64(GOLDEN)
 _M1 = np.uint64(_MIX1)
@@ -94,3 +94,19 @@ def write_decimal(out, at, value):
         out[at + d] = 48 + value % 10
         value //= 10
     return at + digits
+
+
+@njit
+def grown(a):
+    """``a`` copied into an array twice as long (the rest uninitialised): a growing buffer."""
+    bigger = np.empty(2 * a.shape[0], a.dtype)
+    bigger[: a.shape[0]] = a
+    return bigger
+
+
+@njit
+def grown_rows(a):
+    """``a`` copied into an array with twice as many rows (the rest uninitialised)."""
+    bigger = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
+    bigger[: a.shape[0]] = a
+    return bigger

@@ -50,7 +50,7 @@ import numba
 import numpy as np
 
 from ..core import State
-from ..jit import njit
+from ..jit import grown, grown_rows, njit
 from ..kernels import playout_kernel
 
 #: How a game's entry takes ``uct_search``: inlined into it by numba, so that the game's operations
@@ -119,22 +119,6 @@ def mt_into_random(rng: random.Random, mt: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------------------------- the search
-
-
-@njit
-def _grown(a):
-    """``a`` in an array twice as long."""
-    bigger = np.empty(2 * a.shape[0], a.dtype)
-    bigger[: a.shape[0]] = a
-    return bigger
-
-
-@njit
-def _grown_rows(a):
-    """``a`` with twice as many rows."""
-    bigger = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
-    bigger[: a.shape[0]] = a
-    return bigger
 
 
 @njit
@@ -279,16 +263,16 @@ def uct_search(
                 h, found = _lookup(table, states, scratch, key_width)
                 if found < 0:
                     if nodes == states.shape[0]:
-                        states, player_of, visits = _grown_rows(states), _grown(player_of), _grown(visits)
-                        first, n_legal, n_edges = _grown(first), _grown(n_legal), _grown(n_edges)
+                        states, player_of, visits = grown_rows(states), grown(player_of), grown(visits)
+                        first, n_legal, n_edges = grown(first), grown(n_legal), grown(n_edges)
                         visits[nodes:] = 0
                         n_edges[nodes:] = 0
                     if slots + max_legal > action.shape[0]:
                         action, child, edge_visits, total = (
-                            _grown(action),
-                            _grown(child),
-                            _grown(edge_visits),
-                            _grown(total),
+                            grown(action),
+                            grown(child),
+                            grown(edge_visits),
+                            grown(total),
                         )
                         edge_visits[slots:] = 0
                         total[slots:] = 0.0

@@ -52,7 +52,7 @@ import numpy as np
 
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, next_draw, njit
+from ...jit import choice_index, grown_rows, next_draw, njit
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
 from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
@@ -646,7 +646,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
             for w in range(words):
                 remaining[w] = tb[_LIBS, h, w] & ~filled[w] & ~qbit[w]
             if top == stack.shape[0]:
-                stack = _grown_stack(stack)
+                stack = grown_rows(stack)
             for w in range(words):  # the branch: extra and the rest of h's liberties
                 stack[top, w] = extra[w] | remaining[w]
             if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
@@ -657,7 +657,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
                 for i in range(m):
                     r = pts[i]
                     if top == stack.shape[0]:
-                        stack = _grown_stack(stack)
+                        stack = grown_rows(stack)
                     for w in range(words):
                         stack[top, w] = extra[w] | remaining[w]
                     stack[top, r >> 5] &= ~(np.int64(1) << (r & 31))
@@ -665,13 +665,6 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
                         stack[top, words] = r
                         top += 1
     return False
-
-
-@njit
-def _grown_stack(stack):
-    bigger = np.empty((2 * stack.shape[0], stack.shape[1]), np.int64)
-    bigger[: stack.shape[0]] = stack
-    return bigger
 
 
 # ----------------------------------------------------------------------------- growth="all"
