@@ -514,6 +514,31 @@ def _step(node, p, pt, tb, nbr, wb, wp):
                 node[4 * words + (g >> 5)] |= np.int64(1) << (g & 31)
 
 
+@_borrowing
+def _grown_position(node, p, pt, tb, after, words):
+    """The board after growth stone ``p`` on ``node`` into ``after``'s mover and opponent rows:
+    ``_step`` without its marks (grown, closed, captured), for a breathing test."""
+    mover, opp, captured = words, 2 * words, 5 * words
+    for w in range(words):
+        after[mover + w] = node[mover + w]
+        after[opp + w] = node[opp + w]
+    bit = np.int64(1) << (p & 31)
+    after[mover + (p >> 5)] |= bit
+    for k in range(pt[p, _NLIB]):
+        h = pt[p, _LIBOF + k]
+        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+            continue
+        whole = True
+        for w in range(words):
+            if tb[_LIBS, h, w] & ~node[w] & ~(bit if w == p >> 5 else 0):
+                whole = False
+                break
+        if whole:
+            for w in range(words):
+                after[mover + w] |= tb[_STONES, h, w]
+                after[opp + w] &= ~tb[_STONES, h, w]
+
+
 @njit
 def _blocks(p, h, pt, tb):
     """Whether growth stone ``p`` grows a start group next to opponent group ``h`` without being
@@ -1113,9 +1138,7 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
         m = _points_at(fb, grow_check, words, points)
         for i in range(m):
             p = points[i]
-            for j in range(6 * words):
-                after[j] = node[j]
-            _step(after, p, pt, tb, nbr, wb, wp)
+            _grown_position(node, p, pt, tb, after, words)
             if _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp):
                 fb[grow_ok + (p >> 5)] |= np.int64(1) << (p & 31)
                 fb[grow_check + (p >> 5)] &= ~(np.int64(1) << (p & 31))
