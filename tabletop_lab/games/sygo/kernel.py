@@ -159,14 +159,15 @@ def _nth_point(bits, at, words, k):
 # ----------------------------------------------------------------------------- layouts
 # A node: node[k * W:(k + 1) * W] for k = 0 added, 1 mover, 2 opponent, 3 grown, 4 closed,
 # 5 captured (W words). The turn's start, three arrays: ``pt`` (per point: start group, opponent
-# group, number of sources, 4 sources, number of opponent groups it is a liberty of, 4 of them),
+# group, -1 where none; then its 4 neighbours, fixed: a point's sources and the opponent groups it
+# is a liberty of are the numbers on its neighbours),
 # ``tb`` (bitsets per opponent group: 0 liberties, 1 stones, 2 start groups touching it; and
 # 3: per start group, its stones), ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
 # all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
 # every action ``fb``, flat bitsets (row r at fb[r * W:(r + 1) * W], the board size last) that it
 # indexes with offsets rather than views.
 
-_GID, _OID, _NSRC, _SRC, _NLIB, _LIBOF = 0, 1, 2, 3, 7, 8
+_GID, _OID, _NBR = 0, 1, 2  # _NBR: the 4 neighbours (fixed), -1 after the last
 _LIBS, _STONES, _TOUCH, _START = 0, 1, 2, 3  # _START: per start group, its stones
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
@@ -182,19 +183,30 @@ _STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 @_inline
 def _sources_free(p, pt, used):
-    """Whether ``p`` has sources and none of them is in the group set ``used``."""
-    if pt[p, _NSRC] == 0:
-        return False
-    for k in range(pt[p, _NSRC]):
-        if (used[(pt[p, _SRC + k]) >> 5] >> ((pt[p, _SRC + k]) & 31)) & 1:
-            return False
-    return True
+    """Whether the empty point ``p`` has sources (start groups next to it: their numbers on its
+    neighbours) and none of them is in the group set ``used``."""
+    found = False
+    for k in range(4):
+        y = pt[p, _NBR + k]
+        if y < 0:
+            break
+        g = pt[y, _GID]
+        if g >= 0:
+            if (used[g >> 5] >> (g & 31)) & 1:
+                return False
+            found = True
+    return found
 
 
 @_inline
 def _add_sources(p, pt, used):
-    for k in range(pt[p, _NSRC]):
-        used[(pt[p, _SRC + k]) >> 5] |= np.int64(1) << ((pt[p, _SRC + k]) & 31)
+    for k in range(4):
+        y = pt[p, _NBR + k]
+        if y < 0:
+            break
+        g = pt[y, _GID]
+        if g >= 0:
+            used[g >> 5] |= np.int64(1) << (g & 31)
 
 
 # ----------------------------------------------------------------------------- the turn's start
@@ -218,8 +230,6 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
     for p in range(n_points):
         pt[p, _GID] = -1
         pt[p, _OID] = -1
-        pt[p, _NSRC] = 0
-        pt[p, _NLIB] = 0
     for i in range(7 * words):  # the root node, then the growable points
         tv[i] = 0
     for w in range(words):
@@ -271,15 +281,6 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
                     word ^= low
                     g = pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID]
                     tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
-            for v in range(words):  # its liberties
-                word = tb[_LIBS, h, v]
-                while word:
-                    low = word & -word
-                    word ^= low
-                    y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                    n = pt[y, _NLIB]
-                    pt[y, _LIBOF + n] = h
-                    pt[y, _NLIB] = n + 1
     tv[7 * words] = n_groups
     tv[7 * words + 1] = n_opp
     tv[7 * words + 2] = balancing
@@ -289,7 +290,7 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
 @_borrowing
 def _label_group(g, pt, tb, tv, wb):
     """Record start group ``g``, its stones in row _LIVE of ``wb``: its number on each stone, and
-    ``g`` as a source of each empty point (row _EXTRA) among its neighbours (row _FRONT)."""
+    its liberties (the empty points, row _EXTRA, among its neighbours, row _FRONT) as growable."""
     words = wb.shape[1]
     growable = 6 * words
     for v in range(words):  # the group's stones
@@ -299,16 +300,8 @@ def _label_group(g, pt, tb, tv, wb):
             low = word & -word
             word ^= low
             pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = g
-    for v in range(words):  # its liberties: g is one of their sources
-        word = wb[_FRONT, v] & wb[_EXTRA, v]
-        tv[growable + v] |= word
-        while word:
-            low = word & -word
-            word ^= low
-            y = (v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-            n = pt[y, _NSRC]
-            pt[y, _SRC + n] = g
-            pt[y, _NSRC] = n + 1
+    for v in range(words):  # its liberties
+        tv[growable + v] |= wb[_FRONT, v] & wb[_EXTRA, v]
 
 
 @_borrowing
@@ -485,13 +478,14 @@ def _step(node, p, pt, tb, nbr, wb, wp):
     bit = np.int64(1) << (p & 31)
     node[p >> 5] |= bit
     node[mover + (p >> 5)] |= bit
-    for k in range(pt[p, _NSRC]):
-        g = pt[p, _SRC + k]
-        node[grown + (g >> 5)] |= np.int64(1) << (g & 31)
+    _add_sources(p, pt, node[grown : grown + words])
     any_capture = False
-    for k in range(pt[p, _NLIB]):
-        h = pt[p, _LIBOF + k]
-        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+    for k in range(4):  # the opponent groups next to p: those p is a liberty of
+        y = pt[p, _NBR + k]
+        if y < 0:
+            break
+        h = pt[y, _OID]
+        if h < 0 or (node[captured + (h >> 5)] >> (h & 31)) & 1:
             continue
         whole = True
         for w in range(words):
@@ -524,9 +518,12 @@ def _grown_position(node, p, pt, tb, after, words):
         after[opp + w] = node[opp + w]
     bit = np.int64(1) << (p & 31)
     after[mover + (p >> 5)] |= bit
-    for k in range(pt[p, _NLIB]):
-        h = pt[p, _LIBOF + k]
-        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+    for k in range(4):
+        y = pt[p, _NBR + k]
+        if y < 0:
+            break
+        h = pt[y, _OID]
+        if h < 0 or (node[captured + (h >> 5)] >> (h & 31)) & 1:
             continue
         whole = True
         for w in range(words):
@@ -545,8 +542,12 @@ def _blocks(p, h, pt, tb):
     one of ``h``'s liberties (``Turn.order``'s blockers)."""
     if (tb[_LIBS, h][p >> 5] >> (p & 31)) & 1:
         return False
-    for j in range(pt[p, _NSRC]):
-        if (tb[_TOUCH, h][(pt[p, _SRC + j]) >> 5] >> ((pt[p, _SRC + j]) & 31)) & 1:
+    for k in range(4):
+        y = pt[p, _NBR + k]
+        if y < 0:
+            break
+        g = pt[y, _GID]
+        if g >= 0 and (tb[_TOUCH, h][g >> 5] >> (g & 31)) & 1:
             return True
     return False
 
@@ -763,8 +764,11 @@ def _placements(mover, opp, filled, dead, pt, tb, tv, nbr, out):
         with_q[:] = filled
         with_q[q >> 5] |= np.int64(1) << (q & 31)
         capturing = False
-        for k in range(pt[q, _NLIB]):
-            if _subset(tb[_LIBS, pt[q, _LIBOF + k]], with_q):
+        for k in range(4):
+            y = pt[q, _NBR + k]
+            if y < 0:
+                break
+            if pt[y, _OID] >= 0 and _subset(tb[_LIBS, pt[y, _OID]], with_q):
                 capturing = True
                 break
         if capturing:
@@ -1061,9 +1065,12 @@ def _placement_breathes(q, mover, opp, pt, tb, nbr, wb, wp):
         after_mover[w] = mover[w]
         after_opp[w] = opp[w]
     after_mover[q >> 5] |= np.int64(1) << (q & 31)
-    for k in range(pt[q, _NLIB]):
-        h = pt[q, _LIBOF + k]
-        if _subset(tb[_LIBS, h], single):
+    for k in range(4):
+        y = pt[q, _NBR + k]
+        if y < 0:
+            break
+        h = pt[y, _OID]
+        if h >= 0 and _subset(tb[_LIBS, h], single):
             for w in range(words):
                 after_mover[w] |= tb[_STONES, h, w]
                 after_opp[w] &= ~tb[_STONES, h, w]
@@ -1212,9 +1219,12 @@ def _place(node, q, pt, tb, words):
     mover, opp, captured = words, 2 * words, 5 * words
     bit = np.int64(1) << (q & 31)
     node[mover + (q >> 5)] |= bit
-    for k in range(pt[q, _NLIB]):
-        h = pt[q, _LIBOF + k]
-        if (node[captured + (h >> 5)] >> (h & 31)) & 1:
+    for k in range(4):
+        y = pt[q, _NBR + k]
+        if y < 0:
+            break
+        h = pt[y, _OID]
+        if h < 0 or (node[captured + (h >> 5)] >> (h & 31)) & 1:
             continue
         whole = True
         for w in range(words):
@@ -1241,7 +1251,10 @@ def _scratch(nbr, all_growth):
     (``growth="all"``), a scratch node ``after`` and the turn's ``node``."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    pt = np.empty((n_points, 12), np.int32)
+    pt = np.empty((n_points, _NBR + 4), np.int32)
+    for p in range(n_points):
+        for k in range(4):
+            pt[p, _NBR + k] = nbr[p, k]
     tb = np.zeros((4, n_points, words), np.int64)
     tv = np.zeros(7 * words + 4, np.int64)
     fb = _flat_bitsets(nbr, words)
