@@ -161,14 +161,15 @@ def _nth_point(bits, at, words, k):
 # 5 captured (W words). The turn's start, three arrays: ``pt`` (per point: start group, opponent
 # group, -1 where none; then its 4 neighbours, fixed: a point's sources and the opponent groups it
 # is a liberty of are the numbers on its neighbours),
-# ``tb`` (bitsets per opponent group: 0 liberties, 1 stones, 2 start groups touching it; and
-# 3: per start group, its stones), ``tv`` (the root node, the growable points, then start groups, opponent groups, balancing,
-# all_growth). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
+# ``tb`` (bitsets per opponent group: 0 liberties, 1 stones, 2 start groups touching it, filled
+# when first needed; per start group: 3 its stones, 4 its liberties), ``tv`` (the root node, the
+# growable points, then the number of start groups and of opponent groups (numbers without a
+# group are allowed: no stones, no liberties), balancing, all_growth, whether plane 2 is filled). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
 # every action ``fb``, flat bitsets (row r at fb[r * W:(r + 1) * W], the board size last) that it
 # indexes with offsets rather than views.
 
 _GID, _OID, _NBR = 0, 1, 2  # _NBR: the 4 neighbours (fixed), -1 after the last
-_LIBS, _STONES, _TOUCH, _START = 0, 1, 2, 3  # _START: per start group, its stones
+_LIBS, _STONES, _TOUCH, _START, _MLIBS = range(5)  # per start group: _START its stones, _MLIBS its liberties
 # wb rows
 _SEEN, _USED, _SINGLE, _FILLED, _MOVER, _OPP, _AROUND, _QBIT, _REMAINING, _GROUP, _ADDED, _ZERO = range(12)
 _BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT, _EXTRA = range(12, 19)
@@ -215,18 +216,31 @@ def _add_sources(p, pt, used):
 @_borrowing
 def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wb, last, reuse):
     """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
-    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``): the groups are flooded
-    word-parallel (``_flood_group``) from their lowest stone, the mover's first, so numbered by
-    their lowest point (the engine's numbering); a group is recorded as a source (mover) or a
-    liberty owner (opponent) of each empty point next to it, in the groups' order.
+    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``).
 
-    ``reuse`` (1, else 0): ``last`` is the final node of the turn just played and ``pt``, ``tb``,
-    ``tv`` still hold that turn's analysis. The mover's groups are then the previous opponent groups it did
-    not reverse (nothing else adds or removes their stones), same order, their liberties those
-    still empty: only the opponent's groups are flooded."""
+    ``reuse`` 0: every group is flooded (``_label_all``), numbered by its lowest point (the
+    engine's numbering: the compiled tree's keys hold grown and closed groups).
+    ``reuse`` 1 (``_play``): ``last`` is the final node of the turn just played and ``pt``,
+    ``tb``, ``tv`` still hold that turn's analysis, which ``_next_turn`` updates; the groups keep
+    their numbers from turn to turn (none of ``_play``'s answers depends on them)."""
+    words = wb.shape[1]
+    for w in range(words):
+        wb[_EXTRA, w] = wb[_BOARD_FULL, w] & ~(board[mover_at + w] | board[opp_at + w])  # empty
+    if reuse:
+        _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last)
+    else:
+        _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb)
+    tv[7 * words + 2] = balancing
+    tv[7 * words + 3] = all_growth
+    tv[7 * words + 4] = 0  # _TOUCH not filled yet
+
+
+@_borrowing
+def _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb):
+    """``_start_turn`` from scratch: the groups flooded word-parallel (``_flood_group``) from
+    their lowest stone, the mover's first; each stone gets its group's number."""
     n_points = nbr.shape[0]
     words = wb.shape[1]
-    n_last = tv[7 * words + 1]
     for p in range(n_points):
         pt[p, _GID] = -1
         pt[p, _OID] = -1
@@ -235,27 +249,18 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
     for w in range(words):
         tv[words + w] = board[mover_at + w]
         tv[2 * words + w] = board[opp_at + w]
-        wb[_EXTRA, w] = wb[_BOARD_FULL, w] & ~(board[mover_at + w] | board[opp_at + w])  # empty
         wb[_REMAINING, w] = board[mover_at + w]
     n_groups = 0
-    for h in range(n_last if reuse else 0):
-        if (last[5 * words + (h >> 5)] >> (h & 31)) & 1:  # reversed
-            continue
-        g = n_groups
-        n_groups += 1
-        for v in range(words):
-            wb[_LIVE, v] = tb[_STONES, h, v]
-            wb[_FRONT, v] = tb[_LIBS, h, v]  # _EXTRA keeps the ones still empty
-        _label_group(g, pt, tb, tv, wb)
-    if reuse:
-        for w in range(words):
-            wb[_REMAINING, w] = 0
     for w in range(words):
         while wb[_REMAINING, w]:
             g = n_groups
             n_groups += 1
             _flood_group(wb, board, mover_at, w)
-            _label_group(g, pt, tb, tv, wb)
+            for v in range(words):
+                tb[_START, g, v] = wb[_LIVE, v]
+                tb[_MLIBS, g, v] = wb[_FRONT, v] & wb[_EXTRA, v]
+                tv[6 * words + v] |= tb[_MLIBS, g, v]  # growable
+            _label_stones(wb, pt, _GID, g)
     n_opp = 0
     for w in range(words):
         wb[_REMAINING, w] = board[opp_at + w]
@@ -266,42 +271,116 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
             _flood_group(wb, board, opp_at, w)
             for v in range(words):
                 tb[_STONES, h, v] = wb[_LIVE, v]
-                tb[_TOUCH, h, v] = 0
                 tb[_LIBS, h, v] = wb[_FRONT, v] & wb[_EXTRA, v]
-            for v in range(words):
-                word = wb[_LIVE, v]
-                while word:
-                    low = word & -word
-                    word ^= low
-                    pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _OID] = h
-            for v in range(words):  # the start groups touching it
-                word = wb[_FRONT, v] & board[mover_at + v]
-                while word:
-                    low = word & -word
-                    word ^= low
-                    g = pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID]
-                    tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
+            _label_stones(wb, pt, _OID, h)
     tv[7 * words] = n_groups
     tv[7 * words + 1] = n_opp
-    tv[7 * words + 2] = balancing
-    tv[7 * words + 3] = all_growth
 
 
 @_borrowing
-def _label_group(g, pt, tb, tv, wb):
-    """Record start group ``g``, its stones in row _LIVE of ``wb``: its number on each stone, and
-    its liberties (the empty points, row _EXTRA, among its neighbours, row _FRONT) as growable."""
+def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
+    """``_start_turn`` after the turn ``last`` ended on this board: the players swap roles
+    (numbers on the stones, group planes), the mover loses the groups it reversed, the others'
+    liberties are those still empty; the opponent's groups next to a stone the last turn added
+    or reversed are flooded again with those stones (numbers: the lowest ones free), its other
+    groups are as they were."""
+    n_points = pt.shape[0]
     words = wb.shape[1]
-    growable = 6 * words
-    for v in range(words):  # the group's stones
-        tb[_START, g, v] = wb[_LIVE, v]
+    n_mover = tv[7 * words + 1]  # the last turn's opponent groups: the mover's now
+    n_opp = tv[7 * words]
+    for w in range(words):
+        wb[_SINGLE, w] = board[opp_at + w] & ~tv[words + w]  # the stones the last turn added or reversed
+        wb[_REMAINING, w] = wb[_SINGLE, w]
+    _spread_rows(wb, np.int64(_SINGLE), np.int64(_AROUND))
+    for p in range(n_points):
+        g = pt[p, _GID]
+        pt[p, _GID] = pt[p, _OID]
+        pt[p, _OID] = g
+    for i in range(max(n_mover, n_opp)):
+        for v in range(words):
+            x = tb[_START, i, v]
+            tb[_START, i, v] = tb[_STONES, i, v]
+            tb[_STONES, i, v] = x
+            x = tb[_MLIBS, i, v]
+            tb[_MLIBS, i, v] = tb[_LIBS, i, v]
+            tb[_LIBS, i, v] = x
+    for i in range(7 * words):  # the root node, then the growable points
+        tv[i] = 0
+    for w in range(words):
+        tv[words + w] = board[mover_at + w]
+        tv[2 * words + w] = board[opp_at + w]
+    for g in range(n_mover):
+        if (last[5 * words + (g >> 5)] >> (g & 31)) & 1:  # reversed
+            for v in range(words):
+                word = tb[_START, g, v]
+                while word:
+                    low = word & -word
+                    word ^= low
+                    pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = -1
+                tb[_START, g, v] = 0
+                tb[_MLIBS, g, v] = 0
+        else:
+            for v in range(words):
+                tb[_MLIBS, g, v] &= wb[_EXTRA, v]
+                tv[6 * words + v] |= tb[_MLIBS, g, v]  # growable
+    for h in range(n_opp):
+        near = False
+        for v in range(words):
+            if tb[_STONES, h, v] & wb[_AROUND, v]:
+                near = True
+                break
+        for v in range(words):
+            if near:  # flooded again below
+                wb[_REMAINING, v] |= tb[_STONES, h, v]
+                tb[_STONES, h, v] = 0
+                tb[_LIBS, h, v] = 0
+            else:
+                tb[_LIBS, h, v] &= wb[_EXTRA, v]
+    free = 0
+    for w in range(words):
+        while wb[_REMAINING, w]:
+            _flood_group(wb, board, opp_at, w)
+            while free < n_opp and not _is_zero(tb[_STONES, free]):
+                free += 1
+            h = free
+            free += 1
+            n_opp = max(n_opp, free)
+            for v in range(words):
+                tb[_STONES, h, v] = wb[_LIVE, v]
+                tb[_LIBS, h, v] = wb[_FRONT, v] & wb[_EXTRA, v]
+            _label_stones(wb, pt, _OID, h)
+    tv[7 * words] = n_mover
+    tv[7 * words + 1] = n_opp
+
+
+@_inline
+def _label_stones(wb, pt, column, g):
+    """Number ``g`` in column ``column`` of ``pt`` for each stone of row _LIVE of ``wb``."""
+    for v in range(wb.shape[1]):
         word = wb[_LIVE, v]
         while word:
             low = word & -word
             word ^= low
-            pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID] = g
-    for v in range(words):  # its liberties
-        tv[growable + v] |= wb[_FRONT, v] & wb[_EXTRA, v]
+            pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], column] = g
+
+
+@_borrowing
+def _touching(pt, tb, tv, wb):
+    """Fill ``tb``'s plane _TOUCH: the start groups next to each opponent group."""
+    words = wb.shape[1]
+    for h in range(tv[7 * words + 1]):
+        for v in range(words):
+            wb[_LIVE, v] = tb[_STONES, h, v]
+            tb[_TOUCH, h, v] = 0
+        _spread_rows(wb, np.int64(_LIVE), np.int64(_FRONT))
+        for v in range(words):
+            word = wb[_FRONT, v] & tv[words + v]
+            while word:
+                low = word & -word
+                word ^= low
+                g = pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID]
+                tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
+    tv[7 * words + 4] = 1
 
 
 @_borrowing
@@ -572,6 +651,8 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
             return False
         _add_sources(p, pt, used)
     nc = 0
+    if tv[7 * words + 4] == 0:
+        _touching(pt, tb, tv, wb)
     for h in range(tv[7 * words + 1]):
         if (captured[h >> 5] >> (h & 31)) & 1:
             continue
@@ -1255,8 +1336,8 @@ def _scratch(nbr, all_growth):
     for p in range(n_points):
         for k in range(4):
             pt[p, _NBR + k] = nbr[p, k]
-    tb = np.zeros((4, n_points, words), np.int64)
-    tv = np.zeros(7 * words + 4, np.int64)
+    tb = np.zeros((5, n_points, words), np.int64)
+    tv = np.zeros(7 * words + 5, np.int64)
     fb = _flat_bitsets(nbr, words)
     wb = np.zeros((_WB_ROWS, words), np.int64)
     for w in range(words):
