@@ -25,7 +25,7 @@ import itertools
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -102,10 +102,11 @@ def simulate(
     ``agents`` holds one agent (or spec such as ``"mcts:iterations=200"``) per seat; they are
     copied, so the caller's objects are never changed. ``seats`` is ``"fixed"``, ``"rotate"``
     (agent ``i`` sits in seat ``(i + g) % n`` in game ``g``) or ``"random"``. Games run in this
-    process when ``workers == 1``, in a process pool of ``workers`` otherwise, or on
-    ``executor`` (any ``concurrent.futures.Executor``, e.g. a Dask client's
-    ``get_executor()``) when given, which then replaces ``workers``. ``progress`` is True (a
-    tqdm bar), False, or a callable ``progress(done, total)`` counting games.
+    process when ``workers == 1``; otherwise in ``workers`` threads when a compiled kernel plays
+    them (it releases the GIL), else in a process pool of ``workers``; or on ``executor`` (any
+    ``concurrent.futures.Executor``, e.g. a Dask client's ``get_executor()``) when given, which
+    then replaces ``workers``. ``progress`` is True (a tqdm bar), False, or a callable
+    ``progress(done, total)`` counting games.
 
     A game still running after ``max_actions`` actions (default ``game.info.max_actions``) is
     cut: ``hit_cap`` is True, reason ``"cap"``, no winners, returns 0. A game ended by its own
@@ -435,7 +436,7 @@ def _generate_state(sequence: np.random.SeedSequence, n_words: int) -> np.ndarra
 def _run(
     batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Play the batches here, in a new process pool or on ``executor``.
+    """Play the batches here, in new threads or a new process pool, or on ``executor``.
 
     Returns the columns of every finished batch and whether Ctrl-C (a ``KeyboardInterrupt``,
     also one raised by a progress callback) stopped the run.
@@ -454,9 +455,10 @@ def _run(
         if executor is not None:
             _run_on(executor, batches, add)
         elif workers > 1:
-            if _kernel_for(batches[0]) is not None:  # load it here: forked workers inherit it compiled
-                play_batch(batches[0]._replace(seeds=batches[0].seeds[:1], arrangements=batches[0].arrangements[:1]))
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # A kernel plays with the GIL released: threads share it, with no process to fork and
+            # no result to send back. Python games need processes.
+            parallel = ThreadPoolExecutor if _kernel_for(batches[0]) is not None else ProcessPoolExecutor
+            with parallel(max_workers=workers) as pool:
                 _run_on(pool, batches, add)
         else:
             for batch in batches:
