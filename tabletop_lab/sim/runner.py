@@ -158,7 +158,7 @@ def simulate(
             arrangements[start : start + size],
             cap,
             record_actions,
-        )  # fmt: skip
+        )
         for start in range(0, n_games, size)
     ]
     labels = unique_labels([a.label for a in seated])
