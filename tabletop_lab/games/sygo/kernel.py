@@ -1227,6 +1227,7 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
                 fb[place_ok + (q >> 5)] |= np.int64(1) << (q & 31)
             fb[place_check + (q >> 5)] &= ~(np.int64(1) << (q & 31))
     if not node_dead:  # growth: when the new stone's group breathes, the turn can end after it
+        _settle_next_to_two(node, mover, fb, words)
         m = _points_at(fb, grow_check, words, points)
         for i in range(m):
             p = points[i]
@@ -1235,6 +1236,31 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
                 fb[grow_ok + (p >> 5)] |= np.int64(1) << (p & 31)
                 fb[grow_check + (p >> 5)] &= ~(np.int64(1) << (p & 31))
     return finish
+
+
+@_borrowing
+def _settle_next_to_two(node, mover, fb, words):
+    """The growth stones of row _GROW_CHECK next to a mover's stone with two empty neighbours
+    join row _GROW_OK: that stone, in the new stone's group, keeps an empty neighbour. Rows
+    _ALIVE and _WAVE are scratch."""
+    size = fb[_FB_ROWS * words]
+    empty, alive = _EMPTY * words, _ALIVE * words
+    low = np.int64(0xFFFFFFFF)
+    for w in range(words):
+        x = fb[empty + w]
+        before = fb[empty + w - 1] if w > 0 else np.int64(0)
+        after = fb[empty + w + 1] if w + 1 < words else np.int64(0)
+        left = ((x << 1) | (before >> 31)) & low & fb[_NOT_FIRST * words + w]  # the point left of it empty
+        right = ((x >> 1) | ((after & 1) << 31)) & fb[_NOT_LAST * words + w]
+        up = ((x << size) | (before >> (32 - size))) & low & fb[_FULL * words + w]
+        down = ((x >> size) | ((after << (32 - size)) & low)) & fb[_FULL * words + w]
+        two = (left & (right | up | down)) | (right & (up | down)) | (up & down)
+        fb[alive + w] = node[mover + w] & two
+    _spread(fb, alive, fb, np.int64(_WAVE))
+    for w in range(words):
+        settled = fb[_GROW_CHECK * words + w] & fb[_WAVE * words + w]
+        fb[_GROW_OK * words + w] |= settled
+        fb[_GROW_CHECK * words + w] &= ~settled
 
 
 @njit
