@@ -180,8 +180,8 @@ _BOARD_FULL, _BOARD_NOT_FIRST, _BOARD_NOT_LAST, _BOARD_SIZE, _LIVE, _FRONT, _EXT
 _WB_ROWS = 19  # _ZERO stays 0, the _BOARD rows are fixed: fb's first three rows and the size
 # fb rows, the first three fixed
 _FULL, _NOT_FIRST, _NOT_LAST, _EMPTY, _NEAR, _OPEN, _ALIVE, _WAVE = range(8)
-_PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK = range(8, 12)  # the last two adjacent
-_FB_ROWS = 12
+_PLACE_OK, _GROW_OK, _PLACE_CHECK, _GROW_CHECK, _BREATHING = range(8, 13)  # _PLACE_CHECK, _GROW_CHECK adjacent
+_FB_ROWS = 13
 # wp rows
 _STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
@@ -1163,7 +1163,7 @@ def _placement_breathes(q, mover, opp, pt, tb, nbr, wb, wp):
 
 
 @_borrowing
-def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
+def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, after):
     """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) as
     bitsets in ``fb``: the placements in row _PLACE_OK, the growth stones in row _GROW_OK, as
     far as the engine's shortcut and the quick tests settle them; the other candidates in rows
@@ -1172,7 +1172,10 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
     (at a turn's start) or finish, then the placements, then the growth stones, each in point
     order. Under ``growth="any"`` a candidate's legality does not depend on the order of the
     checks; under ``"all"`` they are all left to ``_check_candidates``, in the engine's order
-    (the witnesses found depend on it). ``points`` and ``after`` (a node) are scratch."""
+    (the witnesses found depend on it). ``points`` and ``after`` (a node) are scratch.
+    ``breathing`` (1, else 0): every mover group of the node is known to have a liberty, as
+    after a growth stone of row _BREATHING: the growth stones that the quick tests found legal
+    (their group breathes, and the node's others did)."""
     words = wb.shape[1]
     mover, opp, grown, closed = words, 2 * words, 3 * words, 4 * words
     growable = 6 * words
@@ -1184,7 +1187,7 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
         fb[empty + w] = fb[_FULL * words + w] & ~(node[mover + w] | node[opp + w])
     _spread(node, mover, fb, np.int64(_NEAR))
     _spread(fb, empty, fb, np.int64(_OPEN))  # points with an empty neighbour
-    node_dead = mid and _any_dead(node, mover, fb)
+    node_dead = mid and not breathing and _any_dead(node, mover, fb)
     shortcut = not all_growth and not node_dead
     finish = 0
     if mid and not node_dead:
@@ -1217,6 +1220,7 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
     for w in range(words):
         fb[grow_check + w] = fb[grow_ok + w] & ~fb[open_ + w] if shortcut else fb[grow_ok + w]
         fb[grow_ok + w] &= ~fb[grow_check + w]
+        fb[_BREATHING * words + w] = 0
     if all_growth:
         return finish
     if not mid:  # placements: _placement_breathes decides
@@ -1235,6 +1239,8 @@ def _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after):
             if _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp):
                 fb[grow_ok + (p >> 5)] |= np.int64(1) << (p & 31)
                 fb[grow_check + (p >> 5)] &= ~(np.int64(1) << (p & 31))
+        for w in range(words):  # each of them leaves every mover group breathing
+            fb[_BREATHING * words + w] = fb[grow_ok + w]
     return finish
 
 
@@ -1413,6 +1419,7 @@ def _play(
             _step(node, stones[n_stones], pt, tb, nbr, wb, wp)
             n_stones += 1
     played = moves = 0
+    breathing = np.int64(0)  # whether every mover group of the node is known to breathe
     reuse = np.int64(1 if mid else 0)  # whether the last turn's analysis is in pt, tb, tv
     while played < budget and board[at + 2] < 2:
         to_move = board[at]
@@ -1428,7 +1435,7 @@ def _play(
             for i in range(6 * words):
                 node[i] = tv[i]
             n_stones = 0
-        finish = _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after)
+        finish = _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, after)
         if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):  # rows _PLACE_CHECK, _GROW_CHECK
             finish = _check_candidates(
                 node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses
@@ -1457,6 +1464,7 @@ def _play(
             board[at + 2] += 1
         elif action >= FIRST_PLACE + n_points:
             p = action - FIRST_PLACE - n_points
+            breathing = (fb[_BREATHING * words + (p >> 5)] >> (p & 31)) & 1
             _step(node, p, pt, tb, nbr, wb, wp)
             stones[n_stones] = p
             n_stones += 1
@@ -1687,7 +1695,7 @@ def _tree_legal(state, rules, out):
         return 0
     node = _tree_turn(state, rules)
     mid = state[at + 3] == 1
-    finish = _legal_masks(node, mid, pt, tb, tv, nbr, fb, wb, wp, points, after)
+    finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, nbr, fb, wb, wp, points, after)
     if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
         finish = _check_candidates(
             node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10]
