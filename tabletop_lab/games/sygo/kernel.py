@@ -723,127 +723,10 @@ def _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp):
 
 
 @njit
-def _placements(mover, opp, filled, dead, pt, tb, tv, nbr, out):
-    """Balancing placements legal after the growth ``filled`` (``Turn.placements``); their number."""
-    words = filled.shape[0]
-    with_q = np.empty(words, np.int64)
-    after_m = np.empty(words, np.int64)
-    after_o = np.empty(words, np.int64)
-    seen = np.empty(words, np.int64)
-    stack = np.empty(nbr.shape[0], np.int64)
-    n = 0
-    for q in range(nbr.shape[0]):
-        if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
-            continue
-        with_q[:] = filled
-        with_q[q >> 5] |= np.int64(1) << (q & 31)
-        capturing = False
-        for k in range(pt[q, _NLIB]):
-            if _subset(tb[_LIBS, pt[q, _LIBOF + k]], with_q):
-                capturing = True
-                break
-        if capturing:
-            _position(with_q, tb, tv, after_m, after_o)
-            if _dead(after_m, after_o, nbr, seen, stack) < 0:
-                out[n] = q
-                n += 1
-        elif dead < 0 and _has_empty_neighbour(q, mover, opp, nbr):
-            out[n] = q
-            n += 1
-    return n
-
-
-@njit
-def _enumerate(node, pt, tb, tv, nbr, wb, wp, found):
-    """``Turn._any_moves(node)`` with the 5,000 budget into ``found`` (rows: growth set, then
-    placement or -1), in the engine's order; their number, or -1 past the budget."""
-    words = wb.shape[1]
-    n_points = nbr.shape[0]
-    growable = tv[6 * words : 7 * words]
-    added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
-    blocked = node[3 * words : 4 * words] | node[4 * words : 5 * words]
-    candidates = np.empty(n_points, np.int64)
-    n_candidates = 0
-    for p in range(n_points):
-        if (
-            ((growable[p >> 5] >> (p & 31)) & 1)
-            and not ((mover[p >> 5] >> (p & 31)) & 1)
-            and not ((opp[p >> 5] >> (p & 31)) & 1)
-            and _sources_free(p, pt, blocked)
-        ):
-            candidates[n_candidates] = p
-            n_candidates += 1
-    n_found = 0
-    explored = 0
-    filled = np.empty(words, np.int64)
-    m = np.empty(words, np.int64)
-    o = np.empty(words, np.int64)
-    seen = np.empty(words, np.int64)
-    stack_pts = np.empty(n_points, np.int64)
-    qs = np.empty(n_points, np.int64)
-    frames = np.empty((n_candidates + 1, 2 * words + 1), np.int64)  # next index, extra, used
-    first = not _is_zero(added)  # collect(0) first
-    frames[0, 0] = 0
-    frames[0, 1 : words + 1] = 0
-    frames[0, words + 1 :] = blocked
-    depth = 1
-    extra = np.zeros(words, np.int64)
-    while True:
-        if first:
-            first = False
-        else:  # the next set in extend()'s depth-first order
-            found_next = False
-            while depth:
-                frame = frames[depth - 1]
-                i = frame[0]
-                p = -1
-                while i < n_candidates:
-                    p = candidates[i]
-                    if _sources_free(p, pt, frame[words + 1 :]):
-                        extra[:] = frame[1 : words + 1]
-                        extra[p >> 5] |= np.int64(1) << (p & 31)
-                        if _order_ok(node, extra, pt, tb, tv, wb, wp):
-                            break
-                    i += 1
-                if i == n_candidates:
-                    depth -= 1
-                    continue
-                frame[0] = i + 1
-                nxt = frames[depth]
-                nxt[0] = i + 1
-                nxt[1 : words + 1] = extra
-                nxt[words + 1 :] = frame[words + 1 :]
-                _add_sources(p, pt, nxt[words + 1 :])
-                depth += 1
-                found_next = True
-                break
-            if not found_next:
-                return n_found
-        explored += 1
-        if explored > _BUDGET:
-            return -1
-        for w in range(words):
-            filled[w] = added[w] | extra[w]
-        _position(filled, tb, tv, m, o)
-        d = _dead(m, o, nbr, seen, stack_pts)
-        if d < 0:
-            found[n_found, :words] = filled
-            found[n_found, words] = -1
-            n_found += 1
-        if tv[7 * words + 2]:
-            nq = _placements(m, o, filled, d, pt, tb, tv, nbr, qs)
-            for i in range(nq):
-                found[n_found, :words] = filled
-                found[n_found, words] = qs[i]
-                n_found += 1
-        if n_found > _BUDGET:
-            return -1
-
-
-@njit
 def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses):
     """``Turn.completable_all``: whether a maximal legal move can still be reached from
-    ``node``; records witnesses (``n_witnesses[0]`` of them, -1 once the store overflowed)."""
+    ``node``; records witnesses (``n_witnesses[0]`` of them, -1 once the store overflowed).
+    ``found`` is scratch: its first row receives the growth set a search finds."""
     words = wb.shape[1]
     added, mover, opp = node[:words], node[words : 2 * words], node[2 * words : 3 * words]
     if _witnessed(node, pt, tb, tv, wb, wp, witnesses, n_witnesses):
@@ -861,24 +744,330 @@ def _completable_all(node, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesse
                 ends[n_ends] = q
                 n_ends += 1
     zero = np.zeros(words, np.int64)
-    some_end = False
+    n_open = 0  # the ends that _completable passes, moved to the front of ``ends``
     for e in range(n_ends):
         q = ends[e]
         mode = _NONE if q < 0 else _FIXED
         if _completable(node, zero, mode, q, pt, tb, tv, nbr, wb, wp):
-            some_end = True
+            ends[n_open] = q
+            n_open += 1
             grown = added | _grow_greedily(node, mode, q, pt, tb, tv, nbr, wb, wp)
             if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
                 return _witness(grown, q, witnesses, n_witnesses)
-    if not some_end:
-        return False  # no legal move at all can be reached: an exact no
-    n = _enumerate(node, pt, tb, tv, nbr, wb, wp, found)
-    for i in range(n):
-        grown = found[i, :words].copy()
-        q = found[i, words]
-        if _extension(grown, q, pt, tb, tv, nbr, wb, wp) < 0:
-            return _witness(grown, q, witnesses, n_witnesses)
+    budget = np.full(1, _BUDGET, np.int64)
+    grown = found[0, :words]
+    for e in range(n_open):  # none: no legal move at all can be reached, an exact no
+        answer = _search_maximal(node, ends[e], pt, tb, tv, nbr, wb, wp, budget, grown)
+        if answer > 0:
+            return _witness(grown.copy(), ends[e], witnesses, n_witnesses)
+        if answer < 0:
+            return False
     return False
+
+
+@njit
+def _quiet(node, pt, tv, nbr):
+    """``Turn.quiet``: the quiet growth points, as a bitset."""
+    words = node.shape[0] // 6
+    root_mover, root_opp, growable = tv[words : 2 * words], tv[2 * words : 3 * words], tv[6 * words : 7 * words]
+    quiet = np.zeros(words, np.int64)
+    sources = np.zeros(words, np.int64)
+    around = np.zeros(words, np.int64)
+    for x in range(nbr.shape[0]):
+        if not (growable[x >> 5] >> (x & 31)) & 1:
+            continue
+        sources[:] = 0
+        _add_sources(x, pt, sources)
+        ok, breathes = True, False
+        for k in range(4):
+            y = nbr[x, k]
+            if y < 0:
+                break
+            if (root_opp[y >> 5] >> (y & 31)) & 1:
+                ok = False
+                break
+            if (root_mover[y >> 5] >> (y & 31)) & 1:
+                continue
+            breathes = True
+            around[:] = 0
+            _add_sources(y, pt, around)
+            if not _subset(around, sources):
+                ok = False
+                break
+        if ok and breathes:
+            quiet[x >> 5] |= np.int64(1) << (x & 31)
+    return quiet
+
+
+@njit
+def _kept_empty(e, empty, extra, q, pt, blocked):
+    """Whether no move below a search state fills the point ``e``: empty now, not among the
+    growth stones ``extra``, not the placement ``q``, and no growth point (no sources, or one
+    in the group set ``blocked``: grown, closed or idle)."""
+    if e == q or not (empty[e >> 5] >> (e & 31)) & 1 or (extra[e >> 5] >> (e & 31)) & 1:
+        return False
+    return not _sources_free(e, pt, blocked)
+
+
+@njit
+def _extended(
+    node, q, extra, used, idle, idle_closed, empty, xs, n_xs, x_sources, walls, pt, tb, nbr, zone, within, stack
+):
+    """``_search_maximal``'s second cut: whether some point ``x`` of ``xs`` extends every legal
+    move below the state (``extra``, ``used``, ``idle``)."""
+    words = extra.shape[0]
+    blocked = used | idle
+    stuck = idle | idle_closed
+    for i in range(n_xs):
+        x = xs[i]
+        if not _subset(x_sources[i], stuck):
+            continue
+        walled = True
+        for k in range(4):
+            h = walls[i, k]
+            if h < 0:
+                break
+            kept = False
+            for w in range(words):
+                word = tb[_LIBS, h, w]
+                while word and not kept:
+                    low = word & -word
+                    word ^= low
+                    e = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    kept = e != x and _kept_empty(e, empty, extra, q, pt, blocked)
+                if kept:
+                    break
+            if not kept:
+                walled = False
+                break
+        if not walled:
+            continue
+        for w in range(words):
+            within[w] = node[words + w] | extra[w]
+        within[x >> 5] |= np.int64(1) << (x & 31)
+        _flood(x, within, zone, nbr, stack)
+        for w in range(words):
+            word = zone[w]
+            while word:
+                low = word & -word
+                word ^= low
+                z = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                for k in range(4):
+                    y = nbr[z, k]
+                    if y < 0:
+                        break
+                    if y != x and _kept_empty(y, empty, extra, q, pt, blocked):
+                        return True
+    return False
+
+
+@njit
+def _ends_legally(filled, q, tb, tv, nbr, wb):
+    """``Turn._ends_legally``: whether the growth set ``filled`` ends legally by ``q`` (-1: finish)."""
+    words = filled.shape[0]
+    mover, opp = np.empty(words, np.int64), np.empty(words, np.int64)
+    _position(filled, tb, tv, mover, opp)
+    if q >= 0:
+        if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
+            return False
+        with_q = filled.copy()
+        with_q[q >> 5] |= np.int64(1) << (q & 31)
+        _position(with_q, tb, tv, mover, opp)
+    return _lowest_dead(mover, opp, wb) < 0
+
+
+@njit
+def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
+    """``Turn._search_maximal``, depth first with an explicit stack, in the engine's order:
+    1 (the growth set found in ``out``), 0 (none), -1 (past ``budget[0]`` states)."""
+    words = wb.shape[1]
+    n_points = nbr.shape[0]
+    n_groups = tv[7 * words]
+    added, grown0, closed0 = node[:words], node[3 * words : 4 * words], node[4 * words : 5 * words]
+    mode = _NONE if q < 0 else _FIXED
+    empty = np.empty(words, np.int64)
+    for w in range(words):
+        empty[w] = wb[_BOARD_FULL, w] & ~(node[words + w] | node[2 * words + w])
+    free = empty.copy()
+    if q >= 0:
+        free[q >> 5] &= ~(np.int64(1) << (q & 31))
+        for k in range(4):
+            y = nbr[q, k]
+            if y < 0:
+                break
+            free[y >> 5] &= ~(np.int64(1) << (y & 31))
+    quiet = _quiet(node, pt, tv, nbr) & free
+    # each start group's growth points: the empty points next to its stones at the turn's start
+    liberties = np.zeros((n_groups, words), np.int64)
+    for g in range(n_groups):
+        for p in range(n_points):
+            if (tb[_START, g, p >> 5] >> (p & 31)) & 1:
+                for k in range(4):
+                    y = nbr[p, k]
+                    if y < 0:
+                        break
+                    if (tv[6 * words + (y >> 5)] >> (y & 31)) & 1:
+                        liberties[g, y >> 5] |= np.int64(1) << (y & 31)
+    # the points that may extend every move below a state, their sources and opponent groups
+    xs = np.empty(n_points, np.int64)
+    x_sources = np.zeros((n_points, words), np.int64)
+    walls = np.full((n_points, 4), -1, np.int64)
+    n_xs = 0
+    for x in range(n_points):
+        if not ((tv[6 * words + (x >> 5)] & free[x >> 5]) >> (x & 31)) & 1:
+            continue
+        _add_sources(x, pt, x_sources[n_xs])
+        if not _is_zero(x_sources[n_xs] & grown0):
+            x_sources[n_xs] = 0
+            continue
+        xs[n_xs] = x
+        n_walls = 0
+        for k in range(4):
+            y = nbr[x, k]
+            if y < 0:
+                break
+            h = pt[y, _OID]
+            if h < 0 or (node[5 * words + (h >> 5)] >> (h & 31)) & 1:
+                continue
+            seen = False
+            for j in range(n_walls):
+                seen = seen or walls[n_xs, j] == h
+            if not seen:
+                walls[n_xs, n_walls] = h
+                n_walls += 1
+        n_xs += 1
+    idle_closed = closed0 & ~grown0
+    # the stack: per depth the state (growth stones, groups used, groups idle), the group it
+    # branches on, its choices and the next one to try (n_choices: the idle branch; past it: done)
+    depth_max = n_groups + 2
+    st_extra = np.zeros((depth_max, words), np.int64)
+    st_used = np.zeros((depth_max, words), np.int64)
+    st_idle = np.zeros((depth_max, words), np.int64)
+    st_group = np.zeros(depth_max, np.int64)
+    st_choices = np.empty((depth_max, n_points), np.int64)
+    st_n = np.zeros(depth_max, np.int64)
+    st_next = np.zeros(depth_max, np.int64)
+    extra, used, idle = np.zeros(words, np.int64), grown0 | closed0, np.zeros(words, np.int64)
+    start = 0
+    wider, sources, filled = np.empty(words, np.int64), np.empty(words, np.int64), np.empty(words, np.int64)
+    zone, within, stack = np.empty(words, np.int64), np.empty(words, np.int64), np.empty(n_points, np.int64)
+    quiet_sources = np.empty((n_points, words), np.int64)
+    depth = 0
+    while True:
+        # enter the state (extra, used, idle, start)
+        budget[0] -= 1
+        if budget[0] < 0:
+            return -1
+        live = not _extended(
+            node, q, extra, used, idle, idle_closed, empty, xs, n_xs, x_sources, walls, pt, tb, nbr, zone, within, stack
+        ) and _completable(node, extra, mode, q, pt, tb, tv, nbr, wb, wp)
+        if live:
+            branch = -1
+            n_choices = 0
+            for g in range(start, n_groups):
+                if ((used[g >> 5] | idle[g >> 5]) >> (g & 31)) & 1:
+                    continue
+                n_choices = _choices(
+                    node,
+                    liberties[g] & free & ~extra,
+                    extra,
+                    used | idle,
+                    quiet,
+                    pt,
+                    tb,
+                    tv,
+                    wb,
+                    wp,
+                    st_choices[depth],
+                    quiet_sources,
+                    wider,
+                    sources,
+                )
+                if n_choices:
+                    branch = g
+                    break
+                idle[g >> 5] |= np.int64(1) << (g & 31)  # it cannot grow below
+            if branch < 0:
+                for w in range(words):
+                    filled[w] = added[w] | extra[w]
+                if _ends_legally(filled, q, tb, tv, nbr, wb) and _extension(filled, q, pt, tb, tv, nbr, wb, wp) < 0:
+                    out[:] = filled
+                    return 1
+            else:
+                st_extra[depth] = extra
+                st_used[depth] = used
+                st_idle[depth] = idle
+                st_group[depth] = branch
+                st_n[depth] = n_choices
+                st_next[depth] = 0
+                depth += 1
+        # the next state: the deepest frame's next branch
+        while depth:
+            d = depth - 1
+            g = st_group[d]
+            i = st_next[d]
+            st_next[d] = i + 1
+            if i < st_n[d]:
+                p = st_choices[d, i]
+                extra[:] = st_extra[d]
+                extra[p >> 5] |= np.int64(1) << (p & 31)
+                used[:] = st_used[d]
+                _add_sources(p, pt, used)
+                idle[:] = st_idle[d]
+                start = g + 1
+                break
+            if i == st_n[d]:
+                extra[:] = st_extra[d]
+                used[:] = st_used[d]
+                idle[:] = st_idle[d]
+                idle[g >> 5] |= np.int64(1) << (g & 31)
+                start = g + 1
+                break
+            depth -= 1
+        if depth == 0:
+            return 0
+
+
+@njit
+def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet_sources, wider, sources):
+    """``Turn._choices`` into ``out``: the points of ``points`` that can join the growth stones
+    ``extra`` (sources not in ``blocked``, an order exists), a quiet point dropped when a quiet
+    point before it has the same sources; their number."""
+    words = extra.shape[0]
+    n = 0
+    n_quiet = 0
+    for w in range(words):
+        word = points[w]
+        while word:
+            low = word & -word
+            word ^= low
+            p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            if not _sources_free(p, pt, blocked):
+                continue
+            wider[:] = extra
+            wider[p >> 5] |= low
+            if not _order_ok(node, wider, pt, tb, tv, wb, wp):
+                continue
+            if (quiet[w] & low) != 0:
+                sources[:] = 0
+                _add_sources(p, pt, sources)
+                repeated = False
+                for j in range(n_quiet):
+                    same = True
+                    for v in range(words):
+                        if quiet_sources[j, v] != sources[v]:
+                            same = False
+                            break
+                    if same:
+                        repeated = True
+                        break
+                if repeated:
+                    continue
+                quiet_sources[n_quiet] = sources
+                n_quiet += 1
+            out[n] = p
+            n += 1
+    return n
 
 
 @njit
