@@ -55,7 +55,7 @@ def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) 
 
 forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None)
 
-__all__ = ["njit", "next_draw", "choice_index", "write_decimal", "grown", "grown_rows"]
+__all__ = ["njit", "next_draw", "choice_index", "write_decimal", "copy_into", "grown", "grown_rows"]
 
 _GOLDEN = np.uint64(GOLDEN)
 _M1 = np.uint64(_MIX1)
@@ -97,10 +97,20 @@ def write_decimal(out, at, value):
 
 
 @njit
+def copy_into(target, source):
+    """``target[: len(source)] = source`` for 1-D arrays, as a loop. Kernels copy arrays with it,
+    never by assigning an array to a slice: numba compiles that assignment with its broadcasting
+    checks and their error messages, string formatting included, which costs some 4 s more at a
+    kernel's first compile (measured on numba 0.68); the loop compiles to the same copy."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit
 def grown(a):
     """``a`` copied into an array twice as long (the rest uninitialised): a growing buffer."""
     bigger = np.empty(2 * a.shape[0], a.dtype)
-    bigger[: a.shape[0]] = a
+    copy_into(bigger, a)
     return bigger
 
 
@@ -108,5 +118,6 @@ def grown(a):
 def grown_rows(a):
     """``a`` copied into an array with twice as many rows (the rest uninitialised)."""
     bigger = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
-    bigger[: a.shape[0]] = a
+    for row in range(a.shape[0]):
+        copy_into(bigger[row], a[row])
     return bigger

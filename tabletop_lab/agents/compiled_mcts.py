@@ -50,7 +50,7 @@ import numba
 import numpy as np
 
 from ..core import State
-from ..jit import grown, grown_rows, njit
+from ..jit import copy_into, grown, grown_rows, njit
 from ..kernels import playout_kernel
 
 #: How a game's entry takes ``uct_search``: inlined into it by numba, so that the game's operations
@@ -242,11 +242,13 @@ def uct_search(
     scratch = np.empty(width, np.int64)
     h, _ = _lookup(table, states, root, key_width)
     table[h] = 0
-    states[0] = root
+    copy_into(states[0], root)
     player_of[0] = player(root, rules)
     slots = legal(root, rules, buffer)
-    _add_actions(0, buffer, slots, 0, first, n_legal, action, mt)
-    nodes = 1
+    # np.int64, not literal ints: numba compiles a callee once more for each literal argument
+    zero = np.int64(0)
+    _add_actions(zero, buffer, slots, zero, first, n_legal, action, mt)
+    nodes = np.int64(1)
     for _ in range(iterations):
         node = 0
         path_nodes[0] = 0
@@ -257,7 +259,7 @@ def uct_search(
             if k < n_legal[node]:  # expand: pop the last untried action
                 slot = first[node] + k
                 n_edges[node] = k + 1
-                scratch[:] = states[node]
+                copy_into(scratch, states[node])
                 if apply(scratch, action[slot], rules) < 0:
                     return FALLBACK, 0, 0
                 h, found = _lookup(table, states, scratch, key_width)
@@ -276,7 +278,7 @@ def uct_search(
                         )
                         edge_visits[slots:] = 0
                         total[slots:] = 0.0
-                    states[nodes] = scratch
+                    copy_into(states[nodes], scratch)
                     player_of[nodes] = player(scratch, rules)
                     m = legal(scratch, rules, buffer)
                     _add_actions(nodes, buffer, m, slots, first, n_legal, action, mt)

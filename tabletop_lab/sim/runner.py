@@ -25,12 +25,11 @@ import itertools
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from pandas.api.types import union_categoricals
 
 from ..agents import Agent, RandomAgent, make_agent
 from ..core import TERMINAL, Game, State, canonical_json
@@ -102,10 +101,11 @@ def simulate(
     ``agents`` holds one agent (or spec such as ``"mcts:iterations=200"``) per seat; they are
     copied, so the caller's objects are never changed. ``seats`` is ``"fixed"``, ``"rotate"``
     (agent ``i`` sits in seat ``(i + g) % n`` in game ``g``) or ``"random"``. Games run in this
-    process when ``workers == 1``, in a process pool of ``workers`` otherwise, or on
-    ``executor`` (any ``concurrent.futures.Executor``, e.g. a Dask client's
-    ``get_executor()``) when given, which then replaces ``workers``. ``progress`` is True (a
-    tqdm bar), False, or a callable ``progress(done, total)`` counting games.
+    process when ``workers == 1``; otherwise in ``workers`` threads when a compiled kernel plays
+    them (it releases the GIL), else in a process pool of ``workers``; or on ``executor`` (any
+    ``concurrent.futures.Executor``, e.g. a Dask client's ``get_executor()``) when given, which
+    then replaces ``workers``. ``progress`` is True (a tqdm bar), False, or a callable
+    ``progress(done, total)`` counting games.
 
     A game still running after ``max_actions`` actions (default ``game.info.max_actions``) is
     cut: ``hit_cap`` is True, reason ``"cap"``, no winners, returns 0. A game ended by its own
@@ -157,7 +157,7 @@ def simulate(
             arrangements[start : start + size],
             cap,
             record_actions,
-        )  # fmt: skip
+        )
         for start in range(0, n_games, size)
     ]
     labels = unique_labels([a.label for a in seated])
@@ -282,7 +282,7 @@ def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:
         "seed": np.array(columns["seed"], np.int64),
         "seating": np.array(columns["seating"], np.int8).reshape(-1, n_seats),
         "scores": np.array(columns["scores"]).reshape(-1, n_seats),
-        "reason": pd.Categorical(columns["reason"]),
+        "reason": _coded(columns["reason"]),
     }
 
 
@@ -302,8 +302,8 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
     played = kernel.random_games(game, streams, batch.max_actions)
     if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
         return _python_batch(batch)
-    words = list(played.reasons) if "cap" in played.reasons else [*played.reasons, "cap"]
-    reason = np.where(played.outcome == CUT, words.index("cap"), played.reason)
+    words = played.reasons if "cap" in played.reasons else (*played.reasons, "cap")
+    reason = np.where(played.outcome == CUT, words.index("cap"), played.reason).astype(np.int8)
     duration = (time.perf_counter() - started) / n
     return {
         "game_id": batch.first_id + np.arange(n, dtype=np.int32),  # small types: less to send back
@@ -313,7 +313,7 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
         "outcome": played.outcome,
         "winners": np.where(played.outcome == CUT, 0, played.winners).astype(np.int16),
         "scores": played.scores if played.scores.dtype.kind == "f" else played.scores.astype(np.int32),
-        "reason": pd.Categorical.from_codes(reason, words),
+        "reason": (reason, words),
         "n_turns": played.n_turns,
         "n_moves": played.n_moves,
         "n_actions": played.n_actions,
@@ -435,7 +435,7 @@ def _generate_state(sequence: np.random.SeedSequence, n_words: int) -> np.ndarra
 def _run(
     batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Play the batches here, in a new process pool or on ``executor``.
+    """Play the batches here, in new threads or a new process pool, or on ``executor``.
 
     Returns the columns of every finished batch and whether Ctrl-C (a ``KeyboardInterrupt``,
     also one raised by a progress callback) stopped the run.
@@ -454,9 +454,10 @@ def _run(
         if executor is not None:
             _run_on(executor, batches, add)
         elif workers > 1:
-            if _kernel_for(batches[0]) is not None:  # load it here: forked workers inherit it compiled
-                play_batch(batches[0]._replace(seeds=batches[0].seeds[:1], arrangements=batches[0].arrangements[:1]))
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # A kernel plays with the GIL released: threads share it, with no process to fork and
+            # no result to send back. Python games need processes.
+            parallel = ThreadPoolExecutor if _kernel_for(batches[0]) is not None else ProcessPoolExecutor
+            with parallel(max_workers=workers) as pool:
                 _run_on(pool, batches, add)
         else:
             for batch in batches:
@@ -501,7 +502,6 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str], record_
     batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
     numbers = [name for name in _COLUMNS if name not in ("reason", "final")]
     col = {name: _concat([b[name] for b in batches]) for name in numbers} if batches else _empty_columns(n)
-    reasons = union_categoricals([b["reason"] for b in batches]) if batches else pd.Categorical([])
     col["final"] = [b["final"] for b in batches]
     rows = len(col["game_id"])
     seating = np.asarray(col["seating"], np.int8).reshape(rows, n)
@@ -532,8 +532,7 @@ def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str], record_
         scores = scores.astype(np.int32)
     for s in range(n):
         data[f"score_{s}"] = scores[:, s]
-    met = reasons.categories[np.bincount(reasons.codes, minlength=len(reasons.categories)) > 0]
-    data["reason"] = reasons.set_categories(sorted({"cap", *met}))  # the reasons met, and "cap"
+    data["reason"] = _reasons([b["reason"] for b in batches])
     data["n_turns"] = np.asarray(col["n_turns"], np.int32)
     data["n_moves"] = np.asarray(col["n_moves"], np.int32)
     data["n_actions"] = np.asarray(col["n_actions"], np.int32)
@@ -578,6 +577,25 @@ def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], 
     )
     codes = code_of[codes] if len(winners) else np.zeros(0, np.int32)
     return pd.Categorical.from_codes(codes, _objects(categories))
+
+
+def _coded(words: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """A batch's reasons as ``(codes, words)``: a pandas Categorical per batch would cost more
+    than a kernel's batch of games (its categories are validated every time)."""
+    distinct = tuple(dict.fromkeys(words))
+    index = {word: i for i, word in enumerate(distinct)}
+    return np.array([index[w] for w in words], np.int8), distinct
+
+
+def _reasons(batches: list[tuple[np.ndarray, tuple[str, ...]]]) -> pd.Categorical:
+    """The batches' ``(codes, words)`` as one Categorical; its categories are the reasons met, and "cap"."""
+    met = {"cap"}
+    for codes, words in batches:
+        met.update(words[i] for i in np.flatnonzero(np.bincount(codes, minlength=len(words))))
+    categories = sorted(met)
+    index = {word: i for i, word in enumerate(categories)}
+    parts = [np.array([index.get(w, -1) for w in words], np.int8)[codes] for codes, words in batches]
+    return pd.Categorical.from_codes(np.concatenate(parts) if parts else np.zeros(0, np.int8), categories)
 
 
 def _objects(values: list) -> pd.Index:

@@ -191,6 +191,19 @@ def test_rows_do_not_depend_on_workers_or_batch_size():
     same_rows(serial, run(60, workers=2, batch_size=4))
 
 
+@pytest.mark.parametrize("game", ["cross_endodoi", "sinomilia"])
+def test_kernel_batches_in_threads_give_the_engines_rows(game):
+    def random_games(**kwargs):
+        return simulate(game, ["random", "random"], 300, seed=9, progress=False, batch_size=17, **kwargs)
+
+    previous = use_kernels(False)
+    try:
+        engine = random_games()
+    finally:
+        use_kernels(previous)
+    same_rows(engine, random_games(workers=3))  # threads, each playing its batches in the kernel
+
+
 def test_rows_of_a_shorter_run_are_the_prefix_of_a_longer_one():
     same_rows(run(10, seats="random"), run(25, seats="random").iloc[:10])
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, next_draw, njit, write_decimal
+from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, TreeRoot
 from .geometry import (
     BOTTOM,
@@ -821,7 +821,7 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores, te
     no_record = np.empty(0, np.int64)
     for g in range(streams.shape[0]):
         pos = finals[g]
-        pos[:] = start
+        copy_into(pos, start)
         counts[g, 0], counts[g, 1], counts[g, 2] = _play(pos, rules, streams[g], max_actions, legal, scratch, no_record)
         for team in range(2):
             points = _game_points(pos, rules, team)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...agents.compiled_mcts import uct_search
-from ...jit import choice_index, next_draw, njit, write_decimal
+from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot
 from .rules import NUM_HOLES, ROW, CrossEndodoiGame, CrossEndodoiState
 
@@ -149,7 +149,7 @@ def _random_games(start, streams, max_actions, ring, max_laps, finals, n_actions
     no_record = np.empty(0, np.int64)
     for g in range(streams.shape[0]):
         pos = finals[g]
-        pos[:] = start
+        copy_into(pos, start)
         played = _play(pos, streams[g], max_actions, ring, max_laps, no_record)
         if played == _LAP_LIMIT:
             outcome[g] = REPLAY

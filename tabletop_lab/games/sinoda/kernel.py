@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...agents.compiled_mcts import uct_search
-from ...jit import choice_index, next_draw, njit
+from ...jit import choice_index, copy_into, next_draw, njit
 from ...kernels import CUT, FINISHED, PlayedGames, TreeRoot
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
 from .rules import SinodaGame, SinodaState
@@ -206,7 +206,8 @@ def _apply(pos, size, players, stride, action):
         i = first
         while pos[i] != d:
             i += 1
-        pos[i:last] = pos[i + 1 : last + 1]
+        for j in range(i, last):  # close the gap in the victim's piece list
+            pos[j] = pos[j + 1]
         pos[count + victim] -= 1
     pos[d] = me
     pos[value + d] = pos[value + cell]
@@ -361,12 +362,12 @@ def _random_games(
     pos = np.empty_like(start)
     score = offsets(size, players)[4]
     for g in range(streams.shape[0]):
-        pos[:] = start
+        copy_into(pos, start)
         played, end = _play(
             pos, size, players, friendly, stride, group, dest, path, mids, streams[g], max_actions, legal, no_record
         )
         n_actions[g] = played
-        scores[g] = pos[score : score + players]
+        copy_into(scores[g], pos[score : score + players])
         if end == _GOING:
             outcome[g] = CUT
             winners[g] = 0

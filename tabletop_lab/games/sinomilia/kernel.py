@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import choice_index, next_draw, njit, write_decimal
+from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames
 from .rules import (
     CHANGE,
@@ -214,7 +214,7 @@ def _random_games(start, streams, max_actions, round_cap, finals, n_actions, n_t
     no_record = np.empty(0, np.int64)
     for g in range(streams.shape[0]):
         pos = finals[g]
-        pos[:] = start
+        copy_into(pos, start)
         n_actions[g], n_turns[g] = _play(pos, streams[g], True, max_actions, round_cap, no_record)
 
 
