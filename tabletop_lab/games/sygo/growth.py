@@ -462,21 +462,29 @@ class Turn:
         search, group by group, that counts the states it explores against ``budget[0]`` and
         raises ``_OverBudget`` past it.
 
-        Each start group still neither grown nor closed, in number order, either grows by one of
-        its growth points (every source of that point grows with it) or stays idle (does not grow
-        this turn). Three cuts keep the search small, each exact:
+        Each start group still neither grown nor closed either grows by one of its growth points
+        (every source of that point grows with it) or stays idle (does not grow this turn); a
+        group that cannot grow from ``node`` at all is idle from the start. Three cuts keep the
+        search small, each exact:
 
         * a state from which no legal move can be completed at all (``completable``) is dropped;
-        * a state is dropped when some point ``x`` extends every legal move below it: its
-          sources are all closed or idle (no move below grows them); each opponent group next
-          to it keeps a liberty that no move below fills (a point next to no start group, or
-          next to one that is grown, closed or idle), so ``x`` captures nothing and changes no
-          capture; placed first, it then keeps any order valid (it joins only groups closed or
-          grown already); and the group it joins, made of the stones it touches now and more
-          later, keeps such a liberty too;
+        * a state is dropped when some point ``x`` extends every legal move below it. Its
+          sources are all closed or idle: no move below grows them, so ``x`` placed first is a
+          valid start, and it joins only groups closed or grown already. Each opponent group
+          next to it either keeps a liberty that no move below fills (a point next to no start
+          group, or next to one grown, closed or idle), so ``x`` changes no capture, or loses
+          its last liberty to ``x`` in every move below in an order where each start group next
+          to it has grown by then (``captured_last``), so the capture closes no group that
+          still has to grow. And the group ``x`` joins (the stones it touches now, any group it
+          reverses, more later) keeps such a liberty: the move plus ``x`` is legal;
         * two quiet points (``quiet``) with the same sources are interchangeable, so only the
           first is tried: swapping them changes no capture, no order, no group's liberties and
           no move that could extend the set, since no stone next to either can then be grown.
+
+        The groups are decided in number order, except that those whose choice can settle the
+        second cut for a point whose sources cannot grow come first (the groups next to its
+        opponent neighbours, the sources of their other liberties); the order changes only the
+        time the search takes.
         """
         geom, src, liberties = self.geom, self.src, self.group_liberties
         placement = "none" if q is None else "fixed"
@@ -490,20 +498,84 @@ class Turn:
             for x in bit_points(self.growable & free)
             if not src[x] & node.grown
         ]
-        idle_closed = node.closed & ~node.grown
+        blocked = node.grown | node.closed
+        idle_closed = node.closed & ~node.grown  # and the groups that cannot grow at all:
+        for g in range(len(self.groups)):
+            if not (blocked >> g) & 1 and not self._choices(node, liberties[g] & free, 0, blocked, 0):
+                idle_closed |= 1 << g
+        # Groups first whose choice can settle the second cut for a point whose sources cannot
+        # grow: the sources of the other liberties of the opponent groups next to it.
+        first = 0
+        for x, sources, walls in extenders:
+            if not sources & ~idle_closed:
+                for h in walls:
+                    first |= self.touching[h]
+                    for e in bit_points(self.opponent_liberties[h] & empty & ~(1 << x)):
+                        first |= src[e]
+        first &= ~(blocked | idle_closed)
+        sequence = bit_points(first) + [g for g in range(len(self.groups)) if not ((first | idle_closed) >> g) & 1]
 
         def extended(extra: int, used: int, idle: int) -> bool:
             stuck = idle | idle_closed
+            filled = node.added | extra
 
             def kept_empty(points: int) -> bool:  # whether no move below fills one of them
                 return any(not src[e] or src[e] & (used | idle) for e in bit_points(points & empty & ~extra & ~q_bit))
+
+            def captured_last(h: int, bit: int, sources: int) -> bool:
+                """Whether ``x`` (``bit``) fills the last liberty of opponent group ``h`` in every
+                move below, in an order where no start group next to ``h`` grows after the
+                capture: ``x`` first, ``h``'s other liberties filled later, each group next to
+                ``h`` grown by one of them or by a stone of the prefix before them; or, when ``x``
+                is ``h``'s only liberty, ``x`` right after the stones that grow those groups,
+                placed first (``movable``)."""
+                others = self.opponent_liberties[h] & ~bit
+                if others & ~filled or self.geom.dilate(self.opponent_groups[h]) & q_bit:
+                    return False
+                for y in bit_points(self.touching[h] & ~stuck):
+                    stone = grower(y)
+                    if stone is None:
+                        return False
+                    if not others:
+                        if not all(movable(k, stone, sources) for k in self.liberty_of.get(stone, ())):
+                            return False
+                    elif not ((others >> stone) & 1 or ((node.added >> stone) & 1 and others & extra)):
+                        return False
+                return True
+
+            def grower(y: int) -> int | None:  # the growth stone of start group y
+                return next((s for s in bit_points(filled) if (src[s] >> y) & 1), None)
+
+            def movable(k: int, stone: int, sources: int) -> bool:
+                """Whether moving ``stone`` to the front of the order keeps the capture of opponent
+                group ``k`` (a liberty of which it is) harmless: ``k`` keeps a liberty, or every
+                group next to ``k`` grows by one of its liberties (so is grown when ``k`` is
+                captured, whenever that is) or never grows, and none is a source of ``x`` (which
+                that capture could close before ``x`` is placed)."""
+                liberties = self.opponent_liberties[k]
+                if kept_empty(liberties & ~(1 << stone)):
+                    return True
+                if self.touching[k] & sources:
+                    return False
+                for y in bit_points(self.touching[k] & ~stuck):
+                    other = grower(y)
+                    if other is None or not (liberties >> other) & 1:
+                        return False
+                return True
 
             for x, sources, walls in extenders:
                 if sources & ~stuck:
                     continue
                 bit = 1 << x
-                if all(kept_empty(self.opponent_liberties[h] & ~bit) for h in walls):
-                    zone = geom.flood(bit, node.mover | extra | bit)
+                reversed_stones = 0
+                for h in walls:
+                    if kept_empty(self.opponent_liberties[h] & ~bit):
+                        continue
+                    if not captured_last(h, bit, sources):
+                        break
+                    reversed_stones |= self.opponent_groups[h]
+                else:
+                    zone = geom.flood(bit, node.mover | extra | bit | reversed_stones)
                     if kept_empty(geom.spread(zone) & ~bit):
                         return True
             return False
@@ -514,7 +586,8 @@ class Turn:
                 raise _OverBudget
             if extended(extra, used, idle) or not self.completable(node, extra, placement, q):
                 return None
-            for g in range(start, len(self.groups)):
+            for i in range(start, len(sequence)):
+                g = sequence[i]
                 if not ((used | idle) >> g) & 1:
                     choices = self._choices(node, liberties[g] & free & ~extra, extra, used | idle, quiet)
                     if choices:
@@ -526,12 +599,12 @@ class Turn:
                     return filled
                 return None
             for p in choices:
-                grown = search(extra | 1 << p, used | src[p], idle, g + 1)
+                grown = search(extra | 1 << p, used | src[p], idle, i + 1)
                 if grown is not None:
                     return grown
-            return search(extra, used, idle | 1 << g, g + 1)
+            return search(extra, used, idle | 1 << g, i + 1)
 
-        return search(0, node.grown | node.closed, 0, 0)
+        return search(0, blocked, idle_closed & ~blocked, 0)
 
     def _choices(self, node: Node, points: int, extra: int, blocked: int, quiet: int) -> list[int]:
         """The points of ``points`` that can be added to the growth stones ``extra`` after ``node``

@@ -20,13 +20,13 @@ bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word `
   rest in the engine's order: ``_order_ok`` is ``Turn.order``, ``_completable`` is
   ``Turn.completable`` (its search as an explicit stack: whether some branch ends legally does
   not depend on the order the branches are tried), and under ``growth="all"``
-  ``_completable_all``, ``_grow_greedily``, ``_extension`` and ``_enumerate``
-  (``Turn._any_moves``, same order and the same 5,000-set budget) follow the engine, including
-  the witnesses (maximal moves found earlier in the turn) that the engine keeps per turn, and
-  the list's closure under the witnesses found while making it. A rollout starts from the
-  witnesses of the state's turn analysis; it does not add the ones it finds to that shared
-  analysis, as a Python rollout on a clone does, which can change a later ``growth="all"``
-  answer only past the 5,000-set budget.
+  ``_completable_all``, ``_grow_greedily``, ``_extension`` and ``_search_maximal``
+  (``Turn._search_maximal``, an explicit stack in the same order with the same cuts and the
+  same 5,000-state budget) follow the engine, including the witnesses (maximal moves found
+  earlier in the turn) that the engine keeps per turn, and the list's closure under the
+  witnesses found while making it. A rollout starts from the witnesses of the state's turn
+  analysis; it does not add the ones it finds to that shared analysis, as a Python rollout on
+  a clone does, which can change a later ``growth="all"`` answer only past the budget.
 
 Speed: the functions run at every action (``_borrowing``) take no views and run without
 numba's reference counting, which took more than a third of a random game's time; suicide
@@ -59,7 +59,7 @@ from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
 __all__ = ["KERNEL"]
 
-_BUDGET = SEARCH_LIMIT  # Turn.completable_all's search limit (growth sets explored), the default only
+_BUDGET = SEARCH_LIMIT  # Turn.completable_all's search limit (states explored), the default only
 _WITNESS_CAP = 1024
 _OVERFLOW = -2  # _play's answer when the witness store overflows
 _NONE, _FIXED, _ANY = 0, 1, 2  # Turn.completable's ``placement``
@@ -811,10 +811,27 @@ def _kept_empty(e, empty, extra, q, pt, blocked):
 
 @njit
 def _extended(
-    node, q, extra, used, idle, idle_closed, empty, xs, n_xs, x_sources, walls, pt, tb, nbr, zone, within, stack
+    node,
+    q,
+    extra,
+    used,
+    idle,
+    idle_closed,
+    empty,
+    xs,
+    n_xs,
+    x_sources,
+    walls,
+    pt,
+    tb,
+    nbr,
+    zone,
+    within,
+    stack,
+    sources,
 ):
     """``_search_maximal``'s second cut: whether some point ``x`` of ``xs`` extends every legal
-    move below the state (``extra``, ``used``, ``idle``)."""
+    move below the state (``extra``, ``used``, ``idle``). ``zone`` to ``sources`` are scratch."""
     words = extra.shape[0]
     blocked = used | idle
     stuck = idle | idle_closed
@@ -822,6 +839,8 @@ def _extended(
         x = xs[i]
         if not _subset(x_sources[i], stuck):
             continue
+        for w in range(words):
+            within[w] = node[words + w] | extra[w]
         walled = True
         for k in range(4):
             h = walls[i, k]
@@ -837,13 +856,15 @@ def _extended(
                     kept = e != x and _kept_empty(e, empty, extra, q, pt, blocked)
                 if kept:
                     break
-            if not kept:
+            if kept:
+                continue
+            if not _captured_last(h, x, x_sources[i], node, extra, used, idle, stuck, empty, q, pt, tb, nbr, sources):
                 walled = False
                 break
+            for w in range(words):
+                within[w] |= tb[_STONES, h, w]
         if not walled:
             continue
-        for w in range(words):
-            within[w] = node[words + w] | extra[w]
         within[x >> 5] |= np.int64(1) << (x & 31)
         _flood(x, within, zone, nbr, stack)
         for w in range(words):
@@ -859,6 +880,102 @@ def _extended(
                     if y != x and _kept_empty(y, empty, extra, q, pt, blocked):
                         return True
     return False
+
+
+@njit
+def _captured_last(h, x, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, nbr, sources):
+    """Whether ``x`` fills the last liberty of opponent group ``h`` in every move below the
+    state, in an order where no start group next to ``h`` grows after the capture
+    (``Turn._search_maximal``'s ``captured_last``). ``sources`` is scratch."""
+    words = extra.shape[0]
+    x_bit = np.int64(1) << (x & 31)
+    any_other, other_in_extra = False, False
+    for w in range(words):
+        others = tb[_LIBS, h, w] & ~(x_bit if w == x >> 5 else np.int64(0))
+        if others & ~(node[w] | extra[w]):
+            return False
+        any_other = any_other or others != 0
+        other_in_extra = other_in_extra or (others & extra[w]) != 0
+    if q >= 0:
+        if (tb[_STONES, h, q >> 5] >> (q & 31)) & 1:
+            return False
+        for k in range(4):
+            y = nbr[q, k]
+            if y < 0:
+                break
+            if (tb[_STONES, h, y >> 5] >> (y & 31)) & 1:
+                return False
+    for w in range(words):
+        word = tb[_TOUCH, h, w] & ~stuck[w]
+        while word:
+            low = word & -word
+            word ^= low
+            g = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            stone = _grower(g, node, extra, pt, sources)
+            if stone < 0:
+                return False
+            if not any_other:
+                for j in range(4):
+                    y = nbr[stone, j]
+                    if y < 0:
+                        break
+                    k = pt[y, _OID]
+                    if k >= 0 and not _movable(
+                        k, stone, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, sources
+                    ):
+                        return False
+            else:
+                liberty = (tb[_LIBS, h, stone >> 5] >> (stone & 31)) & 1
+                prefix = (node[stone >> 5] >> (stone & 31)) & 1
+                if not (liberty or (prefix and other_in_extra)):
+                    return False
+    return True
+
+
+@njit
+def _grower(g, node, extra, pt, sources):
+    """The growth stone (prefix or ``extra``) that grows start group ``g``, or -1."""
+    words = extra.shape[0]
+    for v in range(words):
+        filled = node[v] | extra[v]
+        while filled:
+            bit = filled & -filled
+            filled ^= bit
+            s = (v << 5) + _DEBRUIJN[((bit * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            sources[:] = 0
+            _add_sources(s, pt, sources)
+            if (sources[g >> 5] >> (g & 31)) & 1:
+                return s
+    return -1
+
+
+@njit
+def _movable(k, stone, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, sources):
+    """``Turn._search_maximal``'s ``movable``: whether moving ``stone`` to the front of the order
+    keeps the capture of opponent group ``k`` harmless."""
+    words = extra.shape[0]
+    blocked = used | idle
+    for w in range(words):
+        word = tb[_LIBS, k, w]
+        while word:
+            low = word & -word
+            word ^= low
+            e = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            if e != stone and _kept_empty(e, empty, extra, q, pt, blocked):
+                return True
+    for w in range(words):
+        if tb[_TOUCH, k, w] & x_sources[w]:
+            return False
+    for w in range(words):
+        word = tb[_TOUCH, k, w] & ~stuck[w]
+        while word:
+            low = word & -word
+            word ^= low
+            g = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            other = _grower(g, node, extra, pt, sources)
+            if other < 0 or not (tb[_LIBS, k, other >> 5] >> (other & 31)) & 1:
+                return False
+    return True
 
 
 @njit
@@ -936,9 +1053,46 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
                 walls[n_xs, n_walls] = h
                 n_walls += 1
         n_xs += 1
-    idle_closed = closed0 & ~grown0
+    blocked = grown0 | closed0
+    idle_closed = closed0 & ~grown0  # and the groups that cannot grow at all
+    zero = np.zeros(words, np.int64)
+    wider, sources, filled = np.empty(words, np.int64), np.empty(words, np.int64), np.empty(words, np.int64)
+    quiet_sources = np.empty((n_points, words), np.int64)
+    scratch = np.empty(n_points, np.int64)
+    for g in range(n_groups):
+        if not (blocked[g >> 5] >> (g & 31)) & 1:
+            points = liberties[g] & free
+            if (
+                _choices(node, points, zero, blocked, zero, pt, tb, tv, wb, wp, scratch, quiet_sources, wider, sources)
+                == 0
+            ):
+                idle_closed[g >> 5] |= np.int64(1) << (g & 31)
+    # the groups first whose choice can settle _extended for a point whose sources cannot grow
+    first = np.zeros(words, np.int64)
+    for i in range(n_xs):
+        if _subset(x_sources[i], idle_closed):
+            for k in range(4):
+                h = walls[i, k]
+                if h < 0:
+                    break
+                first |= tb[_TOUCH, h]
+                for e in range(n_points):
+                    if e != xs[i] and ((tb[_LIBS, h, e >> 5] & empty[e >> 5]) >> (e & 31)) & 1:
+                        _add_sources(e, pt, first)
+    first &= ~(blocked | idle_closed)
+    sequence = np.empty(n_groups, np.int64)
+    n_sequence = 0
+    for g in range(n_groups):
+        if (first[g >> 5] >> (g & 31)) & 1:
+            sequence[n_sequence] = g
+            n_sequence += 1
+    for g in range(n_groups):
+        if not ((first[g >> 5] | idle_closed[g >> 5]) >> (g & 31)) & 1:
+            sequence[n_sequence] = g
+            n_sequence += 1
     # the stack: per depth the state (growth stones, groups used, groups idle), the group it
-    # branches on, its choices and the next one to try (n_choices: the idle branch; past it: done)
+    # branches on (its index in ``sequence``), its choices and the next one to try (n_choices:
+    # the idle branch; past it: done)
     depth_max = n_groups + 2
     st_extra = np.zeros((depth_max, words), np.int64)
     st_used = np.zeros((depth_max, words), np.int64)
@@ -947,11 +1101,9 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
     st_choices = np.empty((depth_max, n_points), np.int64)
     st_n = np.zeros(depth_max, np.int64)
     st_next = np.zeros(depth_max, np.int64)
-    extra, used, idle = np.zeros(words, np.int64), grown0 | closed0, np.zeros(words, np.int64)
+    extra, used, idle = np.zeros(words, np.int64), blocked.copy(), idle_closed & ~blocked
     start = 0
-    wider, sources, filled = np.empty(words, np.int64), np.empty(words, np.int64), np.empty(words, np.int64)
     zone, within, stack = np.empty(words, np.int64), np.empty(words, np.int64), np.empty(n_points, np.int64)
-    quiet_sources = np.empty((n_points, words), np.int64)
     depth = 0
     while True:
         # enter the state (extra, used, idle, start)
@@ -959,12 +1111,30 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
         if budget[0] < 0:
             return -1
         live = not _extended(
-            node, q, extra, used, idle, idle_closed, empty, xs, n_xs, x_sources, walls, pt, tb, nbr, zone, within, stack
+            node,
+            q,
+            extra,
+            used,
+            idle,
+            idle_closed,
+            empty,
+            xs,
+            n_xs,
+            x_sources,
+            walls,
+            pt,
+            tb,
+            nbr,
+            zone,
+            within,
+            stack,
+            sources,
         ) and _completable(node, extra, mode, q, pt, tb, tv, nbr, wb, wp)
         if live:
             branch = -1
             n_choices = 0
-            for g in range(start, n_groups):
+            for i in range(start, n_sequence):
+                g = sequence[i]
                 if ((used[g >> 5] | idle[g >> 5]) >> (g & 31)) & 1:
                     continue
                 n_choices = _choices(
@@ -984,7 +1154,7 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
                     sources,
                 )
                 if n_choices:
-                    branch = g
+                    branch = i
                     break
                 idle[g >> 5] |= np.int64(1) << (g & 31)  # it cannot grow below
             if branch < 0:
@@ -1004,24 +1174,24 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
         # the next state: the deepest frame's next branch
         while depth:
             d = depth - 1
-            g = st_group[d]
-            i = st_next[d]
-            st_next[d] = i + 1
-            if i < st_n[d]:
-                p = st_choices[d, i]
+            g = sequence[st_group[d]]
+            c = st_next[d]
+            st_next[d] = c + 1
+            if c < st_n[d]:
+                p = st_choices[d, c]
                 extra[:] = st_extra[d]
                 extra[p >> 5] |= np.int64(1) << (p & 31)
                 used[:] = st_used[d]
                 _add_sources(p, pt, used)
                 idle[:] = st_idle[d]
-                start = g + 1
+                start = st_group[d] + 1
                 break
-            if i == st_n[d]:
+            if c == st_n[d]:
                 extra[:] = st_extra[d]
                 used[:] = st_used[d]
                 idle[:] = st_idle[d]
                 idle[g >> 5] |= np.int64(1) << (g & 31)
-                start = g + 1
+                start = st_group[d] + 1
                 break
             depth -= 1
         if depth == 0:

@@ -232,3 +232,75 @@ def test_the_pre_check_and_the_exact_mode_answer_as_a_full_search(size, balancin
         some_end = any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in turn.ends(node))
         assert some_end == bool(reachable)
         assert turn.completable_all(node) == any(turn.extension(grown, q) is None for grown, q in reachable)
+
+
+# --- the exact search -----------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 7), st.booleans(), st.integers(0, 10**6), st.integers(0, 80))
+def test_the_search_finds_a_maximal_move_exactly_when_a_full_search_does(size, balancing, seed, steps):
+    """For every end of every turn in progress (the greedy growth before it left out), the
+    search returns a reachable, legal, maximal move exactly when one of the reachable moves is
+    maximal."""
+    options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": None}
+    for turn, node in partial_turns(options, seed, steps):
+        reachable = turn._any_moves(node, float("inf"), RuntimeError)
+        for q in turn.ends(node):
+            maximal = any(turn.extension(grown, q) is None for grown, end in reachable if end == q)
+            grown = turn._search_maximal(node, q, [float("inf")])
+            assert (grown is not None) == maximal, (turn.geom.size, node, q)
+            if grown is not None:
+                assert turn._reachable(node, grown) and turn._ends_legally(grown, q)
+                assert turn.extension(grown, q) is None
+
+
+#: (position, growth stones of a turn in progress, the next stone) met in random and greedy play
+#: on 9x9 and 13x13, where the old step 3 ran past its 5,000 growth sets for the next stone
+PAST_THE_OLD_LIMIT = [
+    (".B.WWBWWW/.WWB..W.B/WBW.WWB.W/W.B..B.BW/..WW..WB./.B..BBWWW/BW..W..WB/.WBBW.BW./.BWW.WWB. W g 0", [], "b6"),
+    (".B.WWBWWW/.WWB..W.B/WBW.WWB.W/W.B..B.BW/..WW..WB./.B..BBWWW/BW..W..WB/.WBBW.BW./.BWW.WWB. W g 0", [], "g6"),
+    (
+        "W..WBW.WB/W.BW.W.W./BW.B..B../.W...W..W/.WBWBW.BW/..WW..BWW/WW..BW..B/.B..WW.../.WWB..BWW W g 0",
+        ["e8", "i8"],
+        "c6",
+    ),
+    ("BB.W.WW.B/BWBWB.BWW/.W...WW.B/.BWBWWWBB/W.W.WW..B/W.WW.WBW./.B.BWB.W./BWBW..WBW/.W.WB.W.W W g 0", [], "c3"),
+    ("BBBW..BB./BW.BB..W./WBBBB..BB/.B.BBWBBB/..BW..BB./W.BB...BW/WW.W.BWB./WBBB.B.WB/BB.W.B..B W g 0", [], "c8"),
+    (
+        "......WB...../B..B..WW..W../B......W..W.B/....B.......B/.W.....BB..B./.WW.WWB....BW/.WBBWWB.WW.WW/"
+        ".W.......W..W/..WW.....W..W/.BW..WW...WWB/.B......WWW../W.....B....BW/WBB...B.B..BW W g 0",
+        ["d4", "g5", "k7"],
+        "m3",
+    ),
+    (
+        "WWW.....WWB../.W.WB.WWWWBWW/.WWWBB..W.WWB/WW.BB.WBBWWBB/WW..WWWWBBBB./B..WWWWWW.BBB/B.BWBBB..WWWW/"
+        "B.B.BWWB.WW.W/B.B.B.BBBWWBB/B.BB..B.B..../WW.B.WB.BWW../BWWBWWB..WWW./B..B.BB...W.. W g 0",
+        ["h7"],
+        "l13",
+    ),
+]
+
+
+@pytest.mark.parametrize("notation, prefix, stone", PAST_THE_OLD_LIMIT)
+def test_past_the_old_limit_the_stone_is_offered_exactly_when_a_maximal_move_follows(notation, prefix, stone):
+    game = load_game("sygo", size=notation.index("/"), growth="all")
+    state = play(game.state_from_notation(notation), ["grow " + p for p in prefix])
+    turn = state.turn
+    after = turn.step(state._current_node(), state.geom.index[stone])
+    reachable = turn._any_moves(after, float("inf"), RuntimeError)
+    maximal = any(turn.extension(grown, q) is None for grown, q in reachable)
+    assert ("grow " + stone in offered(state)) == maximal
+
+
+def test_the_default_limit_decides_the_hardest_turn_met_as_exact_mode():
+    """Met in greedy play on 9x9: after ``grow c8`` every legal move is extended by ``b8``, which
+    captures ``a8`` once ``b7`` has grown ``a7``; an earlier version of the search explored
+    some 27,000 states before it could say no."""
+    notation = "WWBWB.WWW/B..W..WW./W....B..B/WB..W..../.WWBWW.WW/..W..B.../.B....WBW/WW.BWBW.W/WW..W.... W g 0"
+    answers = []
+    for limit in (5000, None):
+        state = position(notation, all_search_limit=limit)
+        answers.append("grow c8" in offered(state))
+    assert answers[0] == answers[1]
+    assert not answers[1]
