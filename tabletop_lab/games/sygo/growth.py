@@ -474,8 +474,9 @@ class Turn:
           next to it either keeps a liberty that no move below fills (a point next to no start
           group, or next to one grown, closed or idle), so ``x`` changes no capture, or loses
           its last liberty to ``x`` in every move below in an order where each start group next
-          to it has grown by then (``captured_last``), so the capture closes no group that
-          still has to grow. And the group ``x`` joins (the stones it touches now, any group it
+          to it has grown by then (``captured_last``; some growth stones may have to come
+          before ``x``, when that changes no capture harmfully, ``movable``), so the capture
+          closes no group that still has to grow. And the group ``x`` joins (the stones it touches now, any group it
           reverses, more later) keeps such a liberty: the move plus ``x`` is legal;
         * two quiet points (``quiet``) with the same sources are interchangeable, so only the
           first is tried: swapping them changes no capture, no order, no group's liberties and
@@ -522,40 +523,39 @@ class Turn:
             def kept_empty(points: int) -> bool:  # whether no move below fills one of them
                 return any(not src[e] or src[e] & (used | idle) for e in bit_points(points & empty & ~extra & ~q_bit))
 
-            def captured_last(h: int, bit: int, sources: int) -> bool:
-                """Whether ``x`` (``bit``) fills the last liberty of opponent group ``h`` in every
-                move below, in an order where no start group next to ``h`` grows after the
-                capture: ``x`` first, ``h``'s other liberties filled later, each group next to
-                ``h`` grown by one of them or by a stone of the prefix before them; or, when ``x``
-                is ``h``'s only liberty, ``x`` right after the stones that grow those groups,
-                placed first (``movable``)."""
+            def captured_last(h: int, bit: int) -> int | None:
+                """If ``x`` (``bit``) fills the last liberty of opponent group ``h`` in every move
+                below, in an order where each start group next to ``h`` grows before the capture
+                or never: the growth stones that must then come first (before ``x``), as a point
+                set; otherwise None. ``x`` comes first but for them, the other liberties of ``h``
+                are filled after it; a group next to ``h`` grows by one of them, or by a stone of
+                the prefix while one of them is not in the prefix, or by a stone moved first."""
                 others = self.opponent_liberties[h] & ~bit
                 if others & ~filled or self.geom.dilate(self.opponent_groups[h]) & q_bit:
-                    return False
+                    return None
+                moved = 0
                 for y in bit_points(self.touching[h] & ~stuck):
                     stone = grower(y)
                     if stone is None:
-                        return False
-                    if not others:
-                        if not all(movable(k, stone, sources) for k in self.liberty_of.get(stone, ())):
-                            return False
-                    elif not ((others >> stone) & 1 or ((node.added >> stone) & 1 and others & extra)):
-                        return False
-                return True
+                        return None
+                    if not ((others >> stone) & 1 or ((node.added >> stone) & 1 and others & extra)):
+                        moved |= 1 << stone
+                return moved
 
             def grower(y: int) -> int | None:  # the growth stone of start group y
                 return next((s for s in bit_points(filled) if (src[s] >> y) & 1), None)
 
-            def movable(k: int, stone: int, sources: int) -> bool:
-                """Whether moving ``stone`` to the front of the order keeps the capture of opponent
-                group ``k`` (a liberty of which it is) harmless: ``k`` keeps a liberty, or every
-                group next to ``k`` grows by one of its liberties (so is grown when ``k`` is
-                captured, whenever that is) or never grows, and none is a source of ``x`` (which
-                that capture could close before ``x`` is placed)."""
+            def movable(k: int, stone: int, sources: int, moved: int) -> bool:
+                """Whether moving ``stone`` to the front of the order with the others of ``moved``
+                keeps the capture of opponent group ``k`` (a liberty of which it is) harmless:
+                ``k`` keeps a liberty, or every group next to ``k`` grows by one of its liberties
+                (so is grown when ``k`` is captured, whenever that is) or never grows, and if the
+                moved stones are all its liberties none is a source of ``x`` (which the capture
+                would close before ``x`` is placed)."""
                 liberties = self.opponent_liberties[k]
                 if kept_empty(liberties & ~(1 << stone)):
                     return True
-                if self.touching[k] & sources:
+                if not liberties & ~moved and self.touching[k] & sources:
                     return False
                 for y in bit_points(self.touching[k] & ~stuck):
                     other = grower(y)
@@ -567,14 +567,22 @@ class Turn:
                 if sources & ~stuck:
                     continue
                 bit = 1 << x
-                reversed_stones = 0
+                reversed_stones = moved = 0
                 for h in walls:
                     if kept_empty(self.opponent_liberties[h] & ~bit):
                         continue
-                    if not captured_last(h, bit, sources):
+                    first = captured_last(h, bit)
+                    if first is None:
                         break
+                    moved |= first
                     reversed_stones |= self.opponent_groups[h]
                 else:
+                    if not all(
+                        movable(k, stone, sources, moved)
+                        for stone in bit_points(moved)
+                        for k in self.liberty_of.get(stone, ())
+                    ):
+                        continue
                     zone = geom.flood(bit, node.mover | extra | bit | reversed_stones)
                     if kept_empty(geom.spread(zone) & ~bit):
                         return True

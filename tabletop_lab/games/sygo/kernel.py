@@ -835,12 +835,14 @@ def _extended(
     words = extra.shape[0]
     blocked = used | idle
     stuck = idle | idle_closed
+    moved = np.empty(words, np.int64)
     for i in range(n_xs):
         x = xs[i]
         if not _subset(x_sources[i], stuck):
             continue
         for w in range(words):
             within[w] = node[words + w] | extra[w]
+            moved[w] = 0
         walled = True
         for k in range(4):
             h = walls[i, k]
@@ -858,11 +860,29 @@ def _extended(
                     break
             if kept:
                 continue
-            if not _captured_last(h, x, x_sources[i], node, extra, used, idle, stuck, empty, q, pt, tb, nbr, sources):
+            if not _captured_last(h, x, node, extra, stuck, q, pt, tb, nbr, sources, moved):
                 walled = False
                 break
             for w in range(words):
                 within[w] |= tb[_STONES, h, w]
+        if not walled:
+            continue
+        for w in range(words):  # the stones moved first: their captures stay harmless
+            word = moved[w]
+            while word and walled:
+                low = word & -word
+                word ^= low
+                stone = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                for j in range(4):
+                    y = nbr[stone, j]
+                    if y < 0:
+                        break
+                    k = pt[y, _OID]
+                    if k >= 0 and not _movable(
+                        k, stone, x_sources[i], moved, node, extra, used, idle, stuck, empty, q, pt, tb, sources
+                    ):
+                        walled = False
+                        break
         if not walled:
             continue
         within[x >> 5] |= np.int64(1) << (x & 31)
@@ -883,18 +903,18 @@ def _extended(
 
 
 @njit
-def _captured_last(h, x, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, nbr, sources):
-    """Whether ``x`` fills the last liberty of opponent group ``h`` in every move below the
-    state, in an order where no start group next to ``h`` grows after the capture
-    (``Turn._search_maximal``'s ``captured_last``). ``sources`` is scratch."""
+def _captured_last(h, x, node, extra, stuck, q, pt, tb, nbr, sources, moved):
+    """``Turn._search_maximal``'s ``captured_last``: whether ``x`` fills the last liberty of
+    opponent group ``h`` in every move below, each start group next to ``h`` grown before the
+    capture or never; the growth stones that must then come first join ``moved``. ``sources``
+    is scratch."""
     words = extra.shape[0]
     x_bit = np.int64(1) << (x & 31)
-    any_other, other_in_extra = False, False
+    other_in_extra = False
     for w in range(words):
         others = tb[_LIBS, h, w] & ~(x_bit if w == x >> 5 else np.int64(0))
         if others & ~(node[w] | extra[w]):
             return False
-        any_other = any_other or others != 0
         other_in_extra = other_in_extra or (others & extra[w]) != 0
     if q >= 0:
         if (tb[_STONES, h, q >> 5] >> (q & 31)) & 1:
@@ -914,21 +934,10 @@ def _captured_last(h, x, x_sources, node, extra, used, idle, stuck, empty, q, pt
             stone = _grower(g, node, extra, pt, sources)
             if stone < 0:
                 return False
-            if not any_other:
-                for j in range(4):
-                    y = nbr[stone, j]
-                    if y < 0:
-                        break
-                    k = pt[y, _OID]
-                    if k >= 0 and not _movable(
-                        k, stone, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, sources
-                    ):
-                        return False
-            else:
-                liberty = (tb[_LIBS, h, stone >> 5] >> (stone & 31)) & 1
-                prefix = (node[stone >> 5] >> (stone & 31)) & 1
-                if not (liberty or (prefix and other_in_extra)):
-                    return False
+            liberty = stone != x and (tb[_LIBS, h, stone >> 5] >> (stone & 31)) & 1
+            prefix = (node[stone >> 5] >> (stone & 31)) & 1
+            if not (liberty or (prefix and other_in_extra)):
+                moved[stone >> 5] |= np.int64(1) << (stone & 31)
     return True
 
 
@@ -950,9 +959,9 @@ def _grower(g, node, extra, pt, sources):
 
 
 @njit
-def _movable(k, stone, x_sources, node, extra, used, idle, stuck, empty, q, pt, tb, sources):
+def _movable(k, stone, x_sources, moved, node, extra, used, idle, stuck, empty, q, pt, tb, sources):
     """``Turn._search_maximal``'s ``movable``: whether moving ``stone`` to the front of the order
-    keeps the capture of opponent group ``k`` harmless."""
+    with the others of ``moved`` keeps the capture of opponent group ``k`` harmless."""
     words = extra.shape[0]
     blocked = used | idle
     for w in range(words):
@@ -963,9 +972,12 @@ def _movable(k, stone, x_sources, node, extra, used, idle, stuck, empty, q, pt, 
             e = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
             if e != stone and _kept_empty(e, empty, extra, q, pt, blocked):
                 return True
+    all_moved, touches_x = True, False
     for w in range(words):
-        if tb[_TOUCH, k, w] & x_sources[w]:
-            return False
+        all_moved = all_moved and not (tb[_LIBS, k, w] & ~moved[w])
+        touches_x = touches_x or (tb[_TOUCH, k, w] & x_sources[w]) != 0
+    if all_moved and touches_x:
+        return False
     for w in range(words):
         word = tb[_TOUCH, k, w] & ~stuck[w]
         while word:

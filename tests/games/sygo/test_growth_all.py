@@ -9,7 +9,8 @@ states still withholds it, even from a fresh ``legal_actions()`` (no other stone
 contains it), which the tests of the safety net use. Enumerating the whole moves there is not
 affordable (more than 10,000 growth sets), so stone by stone is compared with ``legal_moves()``
 on random small-board positions instead. ``PAST_THE_OLD_LIMIT`` are turns in progress met in
-random and greedy play on 9x9 and 13x13 where the old step 3 ran out of its 5,000 sets.
+random and greedy play on 9x9 and 13x13 where the old step 3 ran out of its 5,000 sets;
+``HARD_TURNS`` are turns where earlier versions of the search ran past the limit.
 """
 
 import random
@@ -293,14 +294,31 @@ def test_past_the_old_limit_the_stone_is_offered_exactly_when_a_maximal_move_fol
     assert ("grow " + stone in offered(state)) == maximal
 
 
-def test_the_default_limit_decides_the_hardest_turn_met_as_exact_mode():
-    """Met in greedy play on 9x9: after ``grow c8`` every legal move is extended by ``b8``, which
-    captures ``a8`` once ``b7`` has grown ``a7``; an earlier version of the search explored
-    some 27,000 states before it could say no."""
-    notation = "WWBWB.WWW/B..W..WW./W....B..B/WB..W..../.WWBWW.WW/..W..B.../.B....WBW/WW.BWBW.W/WW..W.... W g 0"
+#: turns in progress met in greedy play on 9x9 and 13x13 where earlier versions of the search ran
+#: past the limit: after ``grow c8`` on the first, every legal move is extended by ``b8``, which
+#: captures ``a8`` once ``b7`` has grown ``a7`` (some 27,000 states before ``movable``)
+HARD_TURNS = [
+    ("WWBWB.WWW/B..W..WW./W....B..B/WB..W..../.WWBWW.WW/..W..B.../.B....WBW/WW.BWBW.W/WW..W.... W g 0", [], "c8"),
+    (
+        "..WWWWW...WBB/.BWW.WWB.WW.B/.WWBBW..WB.WW/WB...W..WW.BW/WW.WW.BB..WW./.B..W.WWW.BW./.WW.B..BBWWWB/"
+        "..WBWWWW.W.../WB...B.W..B../WW.WW.BW.WBWW/B.WBWBW..W.WW/..W.BWW.BW.WW/.BW..WWWW..BW W g 0",
+        ["l12"],
+        "d2",
+    ),
+    (
+        ".W.....WW..../.WBWW.WWW..WW/...BW.WW.W.B./WBWW...BWWBW./WWWB..WW.B.W./.WBWW.WWW..W./....W..WW..B./"
+        ".WW..B.B..W.W/.BWB.WWW..W.W/.......B....W/BWW..B.WWBWB./.WBW.WBW..WW./...W.W....B.. W g 0",
+        [],
+        "g10",
+    ),
+]
+
+
+@pytest.mark.parametrize("notation, prefix, stone", HARD_TURNS)
+def test_the_default_limit_decides_the_hardest_turns_met_as_exact_mode(notation, prefix, stone):
     answers = []
     for limit in (5000, None):
-        state = position(notation, all_search_limit=limit)
-        answers.append("grow c8" in offered(state))
+        game = load_game("sygo", size=notation.index("/"), growth="all", all_search_limit=limit)
+        state = play(game.state_from_notation(notation), ["grow " + p for p in prefix])
+        answers.append("grow " + stone in offered(state))
     assert answers[0] == answers[1]
-    assert not answers[1]

@@ -192,15 +192,16 @@ def test_the_kernel_plays_only_the_default_search_limit():
 
 def test_rollouts_match_where_the_growth_all_search_decides(monkeypatch):
     """Turns whose legal stones need the exact search of ``growth="all"`` (``_search_maximal``):
-    the positions of ``test_growth_all`` where the old enumeration ran past its limit."""
+    the positions of ``test_growth_all`` where the old enumeration or an earlier search ran past
+    its limit."""
     from tabletop_lab.games.sygo.growth import Turn
 
-    from .test_growth_all import FLIPPED, PAST_THE_OLD_LIMIT
+    from .test_growth_all import FLIPPED, HARD_TURNS, PAST_THE_OLD_LIMIT
 
     searches = []
     search = Turn._search_maximal
     monkeypatch.setattr(Turn, "_search_maximal", lambda *args: searches.append(args[2]) or search(*args))
-    for notation, prefix, _ in [(FLIPPED, [], None), *PAST_THE_OLD_LIMIT]:
+    for notation, prefix, _ in [(FLIPPED, [], None), *PAST_THE_OLD_LIMIT, *HARD_TURNS]:
         game = load_game("sygo", size=notation.index("/"), growth="all")
         state = game.state_from_notation(notation)
         for point in prefix:
