@@ -513,6 +513,11 @@ class Turn:
                     first |= self.touching[h]
                     for e in bit_points(self.opponent_liberties[h] & empty & ~(1 << x)):
                         first |= src[e]
+                    for y in bit_points(self.touching[h]):  # and of the groups its growth stones touch
+                        for p in bit_points(liberties[y] & empty):
+                            for k in self.liberty_of.get(p, ()):
+                                for e in bit_points(self.opponent_liberties[k] & empty & ~(1 << p)):
+                                    first |= src[e]
         first &= ~(blocked | idle_closed)
         sequence = bit_points(first) + [g for g in range(len(self.groups)) if not ((first | idle_closed) >> g) & 1]
 

@@ -1091,6 +1091,22 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
                 for e in range(n_points):
                     if e != xs[i] and ((tb[_LIBS, h, e >> 5] & empty[e >> 5]) >> (e & 31)) & 1:
                         _add_sources(e, pt, first)
+                for y in range(n_groups):  # and of the groups its growth stones touch
+                    if not (tb[_TOUCH, h, y >> 5] >> (y & 31)) & 1:
+                        continue
+                    for p in range(n_points):
+                        if not ((liberties[y, p >> 5] & empty[p >> 5]) >> (p & 31)) & 1:
+                            continue
+                        for j in range(4):
+                            z = nbr[p, j]
+                            if z < 0:
+                                break
+                            k2 = pt[z, _OID]
+                            if k2 < 0:
+                                continue
+                            for e in range(n_points):
+                                if e != p and ((tb[_LIBS, k2, e >> 5] & empty[e >> 5]) >> (e & 31)) & 1:
+                                    _add_sources(e, pt, first)
     first &= ~(blocked | idle_closed)
     sequence = np.empty(n_groups, np.int64)
     n_sequence = 0

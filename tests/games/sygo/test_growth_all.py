@@ -311,6 +311,12 @@ HARD_TURNS = [
         [],
         "g10",
     ),
+    (
+        "W...WBWW...B./WBWWW..BWW.W./WW.BWW.WWBWWW/.B.WWB.B..WW./WW.B..WW...B./.B.WW..B.WW../.W..BW.WWBWBW/"
+        "BWB.WW.B....W/WBBBWBWW.B.WB/W.B...WB.WBW./...W...WWW.B./BWBWBW.B.BWW./.W...WBWW..B. W g 0",
+        [],
+        "f12",
+    ),
 ]
 
 
