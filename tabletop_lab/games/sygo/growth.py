@@ -25,10 +25,11 @@ remaining liberties filled, the balancing placement possibly being the last) can
 ``Turn.completable`` branches on exactly those captures, so it decides whether a partial turn
 can still end legally; in practice it returns at once, since most stones leave no such ``Z``.
 Under ``growth="all"`` a partial turn is completable when a maximal legal move can still be
-reached from it (``Turn.completable_all``): a greedy growth usually finds one; otherwise the
-moves reachable from it are searched, within a limit (``search_limit``, default 5,000 growth sets;
-``None``: exact). Deciding it exactly is NP-hard in general (``Turn.completable_all`` says why, and
-what the limit costs).
+reached from it (``Turn.completable_all``): a greedy growth usually finds one; otherwise an
+exact search, start group by start group, decides (``Turn._search_maximal``: its cuts and why
+they are exact). It keeps a limit on the states it explores as a safety net (``search_limit``,
+default 5,000; ``None``: none), never reached in measured play; deciding it is NP-hard in
+general (``Turn.completable_all`` says why, and what the search costs).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from .bitboard import Geometry, bit_points
 
 __all__ = ["SEARCH_LIMIT", "Node", "Turn"]
 
-#: The default of ``Turn.completable_all``'s search (growth sets explored): the engine parameter
-#: ``all_search_limit`` of ``rules.SygoGame``.
+#: The default limit of ``Turn.completable_all``'s search (states explored), a safety net: the
+#: engine parameter ``all_search_limit`` of ``rules.SygoGame``.
 SEARCH_LIMIT = 5000
 
 
@@ -291,17 +292,11 @@ class Turn:
     def _reachable(self, node: Node, grown: int) -> bool:
         return grown & node.added == node.added and self.order(node, grown & ~node.added) is not None
 
-    def _any_moves(
-        self, node: Node, limit: int, error: type[Exception], explored_limit: float = float("inf")
-    ) -> list[tuple[int, int | None]]:
+    def _any_moves(self, node: Node, limit: int, error: type[Exception]) -> list[tuple[int, int | None]]:
         found: list[tuple[int, int | None]] = []
-        explored = [0]
         candidates = [p for p in bit_points(self.growable) if self.grow_problem(node, p) is None]
 
         def collect(extra: int) -> None:
-            explored[0] += 1
-            if explored[0] > explored_limit:
-                raise error("explored too many growth sets")
             filled = node.added | extra
             mover, opponent = self.position(filled)
             dead = self.dead(mover, opponent)
@@ -367,18 +362,20 @@ class Turn:
            reached is legal and maximal among the moves reachable from ``node``; if no legal move
            at all extends it (``extension``), it is a witness. When no end passes, no legal move
            at all can be reached, so none that is maximal: the answer is no, exactly.
-        3. Otherwise the moves reachable from ``node`` are searched, exploring at most
-           ``search_limit`` growth sets (the engine parameter ``all_search_limit``; ``None``: no
-           limit, an exact answer in time exponential in the number of groups). Past the limit
-           the answer is no: the stone that led here is then not offered, a cautious choice that
-           never leaves a dead end, since the witness that made the turn so far completable stays
-           reachable. A move with that stone can still be played as a whole-move string, and a
-           recorded game replays: ``SygoState._move_actions`` and ``SygoState.foresee`` add the
-           move they check to the witnesses.
+        3. Otherwise, for each end that passes, an exact search (``_search_maximal``) looks for a
+           maximal move reachable from ``node``, deciding the start groups one by one (grow by
+           one of its points, or stay idle) with cuts that drop what cannot hold a maximal move.
+           It counts the states it explores, in all, against ``search_limit`` (the engine
+           parameter ``all_search_limit``, 5,000 by default; ``None``: no limit), a safety net:
+           past it the answer is no, so the stone that led here is not offered, a cautious choice
+           that never leaves a dead end (the witness that made the turn so far completable stays
+           reachable), and a move with that stone can still be played as a whole-move string or
+           replayed from a record (``SygoState._move_actions`` and ``SygoState.foresee`` add the
+           move they check to the witnesses).
 
-        Why a limit. What can follow a prefix depends only on its set of stones ``A``: the start
-        groups it closed without growing them are the ungrown ones next to an opponent group it
-        captured. A set maximal among the legal moves reachable from ``node`` is extended by a
+        Why a safety net. What can follow a prefix depends only on its set of stones ``A``: the
+        start groups it closed without growing them are the ungrown ones next to an opponent group
+        it captured. A set maximal among the legal moves reachable from ``node`` is extended by a
         legal move only through such a group (grown before the capture) or through the capture
         of an opponent group that ``A`` partly filled (``A`` makes it happen earlier). Ruling out
         the first alone is NP-hard in the board size: let ``A`` capture groups ``H_i``, each next
@@ -386,36 +383,37 @@ class Turn:
         the other liberties of the ``X``'s each touch three ``X``'s. Each ``g_i`` can be grown
         before the capture, so a reachable move is maximal iff every ``X_i`` grows, iff its
         stones cover the ``X``'s exactly: planar exact cover by 3-sets (Dyer and Frieze, 1986).
+        No search can promise to finish quickly on such constructions; real positions are not
+        like them.
 
-        What the limit costs. The answer can depend on the witnesses found earlier in the turn.
-        On the 9x9 position ``........./.W..W..W./........./........./.W..W..W./........./
-        ........W/...BBBBB./...W.W.WB W g 0`` (one string) a fresh state refuses ``grow i2``,
-        which ``legal_actions()`` offers, and ``grow e1 b4 e4 h4 b7 e7 h7 i2`` is legal: after
-        ``i2`` the greedy growth takes ``c1`` (then ``g1`` extends the set), and the search meets
-        5^6 sets with ``c1`` before one with ``e1``. Measured with ``scripts/sygo_all_budget.py``
-        before step 2's exact no: step 3 decided 2-4% of the calls; the limit ran out in about
-        1% of them in random play on 9x9, 15% on 13x13 and a third on 19x19, and in 17% (9x9)
-        and 46% (13x13) in greedy play; 14% to 71% of those nodes could complete no legal move
-        at all (now answered before step 3); all the others that a search without limit settled
-        (27, on 9x9 and 13x13) were no too.
+        What it costs. Step 3 used to enumerate every growth set reachable from ``node`` (5,000
+        at most): on the 9x9 position ``........./.W..W..W./........./........./.W..W..W./
+        ........./........W/...BBBBB./...W.W.WB W g 0`` (one string) it met 5^6 sets after
+        ``grow i2`` and refused the stone, though ``grow e1 b4 e4 h4 b7 e7 h7 i2`` is legal. The
+        search of ``_search_maximal`` settles that position in 13 states. Measured with ``scripts/sygo_all_budget.py`` (random and greedy play on 9x9,
+        13x13 and 19x19, 40 games or 45 s of CPU each), where the old enumeration ran out in
+        0-38% (random) and 29-85% (greedy) of the calls that reached it, the search never
+        reached the limit: its largest run took 513 states in random play and 3,627 in greedy
+        play on 13x13 (some 0.3 s); most take a few states.
         """
         if self.witnessed(node):
             return True
-        some_end = False
+        ends = []
         for q in self.ends(node):
             placement = "none" if q is None else "fixed"
             if self.completable(node, 0, placement, q):
-                some_end = True
+                ends.append(q)
                 grown = node.added | self._grow_greedily(node, placement, q)
                 if self.extension(grown, q) is None:
                     self.witnesses.append((grown, q))
                     return True
-        if not some_end:
+        if not ends:
             return False
-        limit = self.search_limit
+        budget = [self.search_limit]
         try:
-            for grown, q in self._any_moves(node, limit, _OverBudget, explored_limit=limit):
-                if self.extension(grown, q) is None:
+            for q in ends:
+                grown = self._search_maximal(node, q, budget)
+                if grown is not None:
                     self.witnesses.append((grown, q))
                     return True
         except _OverBudget:
@@ -433,6 +431,222 @@ class Turn:
         if not self.balancing:
             return [None]
         return [None, *bit_points(self.geom.full & ~(node.mover | node.opponent) & ~self.geom.dilate(node.mover))]
+
+    @cached_property
+    def quiet(self) -> int:
+        """The quiet growth points: no opponent stone next to them, some empty point next to them,
+        and every empty point next to them grows only groups that they grow themselves. The stone
+        of a quiet point ``x`` stays in a group with a liberty (the empty points next to it can
+        no longer be grown once it has grown their groups), it joins only its sources, and it
+        captures nothing, so any legal move that grows none of ``src(x)`` is extended by ``x``
+        (placed first). See ``_search_maximal``."""
+        geom, src = self.geom, self.src
+        empty = geom.full & ~(self.root.mover | self.root.opponent)
+        quiet = 0
+        for x in bit_points(self.growable):
+            around = geom.neighbour_mask[x]
+            if around & self.root.opponent or not around & empty:
+                continue
+            if all(not src[e] & ~src[x] for e in bit_points(around & empty)):
+                quiet |= 1 << x
+        return quiet
+
+    @cached_property
+    def group_liberties(self) -> list[int]:
+        """The growth points of each start group (its liberties at the turn's start)."""
+        empty = self.geom.full & ~(self.root.mover | self.root.opponent)
+        return [self.geom.liberties(group, empty) for group in self.groups]
+
+    def _search_maximal(self, node: Node, q: int | None, budget: list[float]) -> int | None:
+        """The growth set of a legal move ending with ``q`` (None: finish), reachable from
+        ``node`` and maximal (``extension`` finds none), or None if there is none: an exact
+        search, group by group, that counts the states it explores against ``budget[0]`` and
+        raises ``_OverBudget`` past it.
+
+        Each start group still neither grown nor closed either grows by one of its growth points
+        (every source of that point grows with it) or stays idle (does not grow this turn); a
+        group that cannot grow from ``node`` at all is idle from the start. Three cuts keep the
+        search small, each exact:
+
+        * a state from which no legal move can be completed at all (``completable``) is dropped;
+        * a state is dropped when some point ``x`` extends every legal move below it. Its
+          sources are all closed or idle: no move below grows them, so ``x`` placed first is a
+          valid start, and it joins only groups closed or grown already. Each opponent group
+          next to it either keeps a liberty that no move below fills (a point next to no start
+          group, or next to one grown, closed or idle), so ``x`` changes no capture, or loses
+          its last liberty to ``x`` in every move below in an order where each start group next
+          to it has grown by then (``captured_last``; some growth stones may have to come
+          before ``x``, when that changes no capture harmfully, ``movable``), so the capture
+          closes no group that still has to grow. And the group ``x`` joins (the stones it
+          touches now, any group it reverses, more later) keeps such a liberty: the move plus
+          ``x`` is legal;
+        * two quiet points (``quiet``) with the same sources are interchangeable, so only the
+          first is tried: swapping them changes no capture, no order, no group's liberties and
+          no move that could extend the set, since no stone next to either can then be grown.
+
+        The groups are decided in number order, except that those whose choice can settle the
+        second cut for a point whose sources cannot grow come first (the groups next to its
+        opponent neighbours, the sources of their other liberties and of the other liberties of
+        the opponent groups those groups' growth points touch); the order changes only the time
+        the search takes.
+        """
+        geom, src, liberties = self.geom, self.src, self.group_liberties
+        placement = "none" if q is None else "fixed"
+        q_bit = 0 if q is None else 1 << q
+        near_q = 0 if q is None else geom.neighbour_mask[q] | q_bit  # no growth stone of the move there
+        quiet = self.quiet & ~near_q
+        empty = geom.full & ~(node.mover | node.opponent)
+        free = empty & ~near_q
+        extenders = [
+            (x, src[x], [h for h in self.liberty_of.get(x, ()) if not (node.captured >> h) & 1])
+            for x in bit_points(self.growable & free)
+            if not src[x] & node.grown
+        ]
+        blocked = node.grown | node.closed
+        idle_closed = node.closed & ~node.grown  # and the groups that cannot grow at all:
+        for g in range(len(self.groups)):
+            if not (blocked >> g) & 1 and not self._choices(node, liberties[g] & free, 0, blocked, 0):
+                idle_closed |= 1 << g
+        # The groups first whose choice can settle the second cut for a point whose sources
+        # cannot grow (see the docstring).
+        first = 0
+        for x, sources, walls in extenders:
+            if not sources & ~idle_closed:
+                for h in walls:
+                    first |= self.touching[h]
+                    for e in bit_points(self.opponent_liberties[h] & empty & ~(1 << x)):
+                        first |= src[e]
+                    for y in bit_points(self.touching[h]):  # and of the groups its growth stones touch
+                        for p in bit_points(liberties[y] & empty):
+                            for k in self.liberty_of.get(p, ()):
+                                for e in bit_points(self.opponent_liberties[k] & empty & ~(1 << p)):
+                                    first |= src[e]
+        first &= ~(blocked | idle_closed)
+        sequence = bit_points(first) + [g for g in range(len(self.groups)) if not ((first | idle_closed) >> g) & 1]
+
+        def extended(extra: int, used: int, idle: int) -> bool:
+            stuck = idle | idle_closed
+            filled = node.added | extra
+
+            def kept_empty(points: int) -> bool:  # whether no move below fills one of them
+                return any(not src[e] or src[e] & (used | idle) for e in bit_points(points & empty & ~extra & ~q_bit))
+
+            def captured_last(h: int, bit: int) -> int | None:
+                """If ``x`` (``bit``) fills the last liberty of opponent group ``h`` in every move
+                below, in an order where each start group next to ``h`` grows before the capture
+                or never: the growth stones that must then come first (before ``x``), as a point
+                set; otherwise None. ``x`` comes first but for them, the other liberties of ``h``
+                are filled after it; a group next to ``h`` grows by one of them, or by a stone of
+                the prefix while one of them is not in the prefix, or by a stone moved first."""
+                others = self.opponent_liberties[h] & ~bit
+                if others & ~filled or self.geom.dilate(self.opponent_groups[h]) & q_bit:
+                    return None
+                moved = 0
+                for y in bit_points(self.touching[h] & ~stuck):
+                    stone = grower(y)
+                    if stone is None:
+                        return None
+                    if not ((others >> stone) & 1 or ((node.added >> stone) & 1 and others & extra)):
+                        moved |= 1 << stone
+                return moved
+
+            def grower(y: int) -> int | None:  # the growth stone of start group y
+                return next((s for s in bit_points(filled) if (src[s] >> y) & 1), None)
+
+            def movable(k: int, stone: int, sources: int, moved: int) -> bool:
+                """Whether moving ``stone`` to the front of the order with the others of ``moved``
+                keeps the capture of opponent group ``k`` (a liberty of which it is) harmless:
+                ``k`` keeps a liberty, or every group next to ``k`` grows by one of its liberties
+                (so is grown when ``k`` is captured, whenever that is) or never grows, and if the
+                moved stones are all its liberties none is a source of ``x`` (which the capture
+                would close before ``x`` is placed)."""
+                around = self.opponent_liberties[k]
+                if kept_empty(around & ~(1 << stone)):
+                    return True
+                if not around & ~moved and self.touching[k] & sources:
+                    return False
+                for y in bit_points(self.touching[k] & ~stuck):
+                    other = grower(y)
+                    if other is None or not (around >> other) & 1:
+                        return False
+                return True
+
+            for x, sources, walls in extenders:
+                if sources & ~stuck:
+                    continue
+                bit = 1 << x
+                reversed_stones = moved = 0
+                for h in walls:
+                    if kept_empty(self.opponent_liberties[h] & ~bit):
+                        continue
+                    before = captured_last(h, bit)
+                    if before is None:
+                        break
+                    moved |= before
+                    reversed_stones |= self.opponent_groups[h]
+                else:
+                    if not all(
+                        movable(k, stone, sources, moved)
+                        for stone in bit_points(moved)
+                        for k in self.liberty_of.get(stone, ())
+                    ):
+                        continue
+                    zone = geom.flood(bit, node.mover | extra | bit | reversed_stones)
+                    if kept_empty(geom.spread(zone) & ~bit):
+                        return True
+            return False
+
+        def search(extra: int, used: int, idle: int, start: int) -> int | None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _OverBudget
+            if extended(extra, used, idle) or not self.completable(node, extra, placement, q):
+                return None
+            for i in range(start, len(sequence)):
+                g = sequence[i]
+                if not ((used | idle) >> g) & 1:
+                    choices = self._choices(node, liberties[g] & free & ~extra, extra, used | idle, quiet)
+                    if choices:
+                        break
+                    idle |= 1 << g  # it cannot grow below
+            else:
+                filled = node.added | extra
+                if self._ends_legally(filled, q) and self.extension(filled, q) is None:
+                    return filled
+                return None
+            for p in choices:
+                grown = search(extra | 1 << p, used | src[p], idle, i + 1)
+                if grown is not None:
+                    return grown
+            return search(extra, used, idle | 1 << g, i + 1)
+
+        return search(0, blocked, idle_closed & ~blocked, 0)
+
+    def _choices(self, node: Node, points: int, extra: int, blocked: int, quiet: int) -> list[int]:
+        """The points of ``points`` that can be added to the growth stones ``extra`` after ``node``
+        (sources not in ``blocked``, an order exists), dropping a quiet point whose sources
+        are those of a quiet point before it."""
+        choices, seen = [], set()
+        for p in bit_points(points):
+            sources = self.src[p]
+            if sources & blocked or self.order(node, extra | 1 << p) is None:
+                continue
+            if (quiet >> p) & 1:
+                if sources in seen:
+                    continue
+                seen.add(sources)
+            choices.append(p)
+        return choices
+
+    def _ends_legally(self, filled: int, q: int | None) -> bool:
+        """Whether the growth set ``filled`` ends legally by ``q`` (None: finish): the placement
+        is allowed and no group of the mover is left without liberties."""
+        mover, opponent = self.position(filled)
+        if q is not None:
+            if self.placement_problem(mover, opponent, q) is not None:
+                return False
+            mover, opponent = self.position(filled | 1 << q)
+        return not self.dead(mover, opponent)
 
     def _grow_greedily(self, node: Node, placement: str, q: int | None) -> int:
         extra, used, added = 0, node.grown | node.closed, True

@@ -19,13 +19,13 @@ section 6 strings; ``legal_moves(limit=10_000)`` enumerates them with ``growth.T
 cost grows with the number of legal growth sets (exponential in the number of groups), and
 raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
 ``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
-Under ``growth="all"`` the no-dead-end test may, past a search limit, withhold a growth stone
-it cannot decide (``growth.Turn.completable_all``); it never offers a dead end, but whether it
-withholds a stone can depend on what the turn was asked before (an example is given there).
-The limit is the engine parameter (not a rule) ``all_search_limit``: growth sets explored, 5,000
-by default; ``load_game("sygo", growth="all", all_search_limit=None)`` decides exactly (spec 7.1's
-"same moves" then holds stone by stone too), in time that can grow exponentially with the number
-of groups; the compiled kernel plays only the default. Whatever the limit, ``apply_action``
+Under ``growth="all"`` the no-dead-end test decides by an exact search
+(``growth.Turn.completable_all``), so stone by stone reaches every legal move (spec 7.1). The
+problem is NP-hard in general, so the search keeps a safety net, never reached in measured play:
+the engine parameter (not a rule) ``all_search_limit``, states explored, 5,000 by default
+(``None``: no limit). Past it the test withholds the stone it could not prove; it never offers a
+dead end, but whether it withholds a stone can then depend on what the turn was asked before. The
+compiled kernel plays only the default. Whatever the limit, ``apply_action``
 accepts exactly the stones ``legal_actions()`` offers, ``apply_move`` plays every legal move, and a
 game's record replays (``GameRecord.replay``, ``move_history()``): a replay tells the state the
 actions still to come (``foresee``), and the growth turn they complete, once checked, proves
@@ -102,10 +102,10 @@ class SygoGame(Game):
         Option(
             "all_search_limit",
             SEARCH_LIMIT,
-            "engine parameter (not a rule), growth='all' only: growth sets the no-dead-end test explores "
-            "before it withholds a stone it could not prove; None: no limit, exact (stone by stone reaches "
-            "every legal move) but its time can grow exponentially with the number of groups; the "
-            "compiled kernel plays only the default",
+            "engine parameter (not a rule), growth='all' only: states the no-dead-end test's exact search "
+            "explores before it withholds a stone it could not prove (a safety net, never reached in measured "
+            "play); None: no limit, though the time can then grow exponentially with the number of groups on "
+            "contrived positions; the compiled kernel plays only the default",
             check=positive_int_or_none,
             allowed="a positive integer, or None (no limit)",
         ),

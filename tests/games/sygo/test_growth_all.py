@@ -1,12 +1,16 @@
-"""Sygo ``growth="all"``: the no-dead-end test's exact pre-check, the engine parameter
-``all_search_limit`` (its exact mode) and replays of games whose stones the default limit
-cannot prove on its own (``growth.Turn.completable_all``).
+"""Sygo ``growth="all"``: the no-dead-end test (``growth.Turn.completable_all``), its exact search
+(``Turn._search_maximal``) against a search of every reachable move, its safety net (the engine
+parameter ``all_search_limit``) and replays of games whose stones a small limit cannot prove.
 
 ``POSITION`` is the 9x9 position of ``Turn.completable_all``'s docstring; ``FLIPPED`` is it upside
-down, where the default limit withholds ``grow i8`` even from a fresh ``legal_actions()`` (no
-other stone's witness contains it) although ``grow e9 i8 b6 e6 h6 b3 e3 h3`` is legal. Enumerating
-the whole moves there is not affordable (more than 10,000 growth sets), so stone by stone is
-compared with ``legal_moves()`` in exact mode on random small-board positions instead.
+down. The old step 3 (every reachable growth set, 5,000 at most) withheld ``grow i8`` there
+although ``grow e9 i8 b6 e6 h6 b3 e3 h3`` is legal; the search offers it. A limit of ``TINY``
+states still withholds it, even from a fresh ``legal_actions()`` (no other stone's witness
+contains it), which the tests of the safety net use. Enumerating the whole moves there is not
+affordable (more than 10,000 growth sets), so stone by stone is compared with ``legal_moves()``
+on random small-board positions instead. ``PAST_THE_OLD_LIMIT`` are turns in progress met in
+random and greedy play on 9x9 and 13x13 where the old step 3 ran out of its 5,000 sets;
+``HARD_TURNS`` are turns where earlier versions of the search ran past the limit.
 """
 
 import random
@@ -21,6 +25,7 @@ from .test_properties import moves_stone_by_stone, random_position
 
 POSITION = "........./.W..W..W./........./........./.W..W..W./........./........W/...BBBBB./...W.W.WB W g 0"
 FLIPPED = "...W.W.WB/...BBBBB./........W/........./.W..W..W./........./........./.W..W..W./......... W g 0"
+TINY = 5  # all_search_limit: states, fewer than the FLIPPED position's first stone needs
 FLIPPED_MOVE = ["grow i8", "grow e9", "grow b6", "grow e6", "grow h6", "grow b3", "grow e3", "grow h3", "finish"]
 
 
@@ -61,19 +66,21 @@ def test_the_search_limit_is_an_engine_parameter_not_a_rule():
 # --- exact mode -----------------------------------------------------------------------------
 
 
-def test_exact_mode_offers_the_stones_the_default_limit_withholds():
-    assert "grow i8" not in offered(position(FLIPPED))
-    exact = position(FLIPPED, all_search_limit=None)
-    assert "grow i8" in offered(exact)
-    play(exact, FLIPPED_MOVE)
-    assert exact.move_history() == ["grow b3 e3 h3 b6 e6 h6 i8 e9"]
-    assert "grow i2" in offered(position(POSITION, all_search_limit=None))
+def test_the_search_offers_the_stones_the_old_enumeration_withheld():
+    state = position(FLIPPED)
+    assert "grow i8" in offered(state)
+    play(state, FLIPPED_MOVE)
+    assert state.move_history() == ["grow b3 e3 h3 b6 e6 h6 i8 e9"]
+    fresh = position(POSITION)
+    assert fresh._reason(fresh.string_to_action("grow i2")) is None
+    assert "grow i8" not in offered(position(FLIPPED, all_search_limit=TINY))
 
 
 def test_a_stone_offered_is_accepted_before_the_listing_too():
-    """A fresh state accepts ``grow i2``: its own search cannot prove it, but ``legal_actions()``
-    offers it (a witness found for ``grow e1``), and ``apply_action`` accepts what is offered."""
-    state = position(POSITION)
+    """Past the limit, a fresh state still accepts ``grow i2``: its own search cannot prove it,
+    but ``legal_actions()`` offers it (a witness found for ``grow e1``), and ``apply_action``
+    accepts what is offered."""
+    state = position(POSITION, all_search_limit=TINY)
     assert state._reason(state.string_to_action("grow i2")) is not None
     play(state, ["grow i2"])
     assert state.move_in_progress() == ["grow i2"]
@@ -91,7 +98,7 @@ def test_exact_mode_stone_by_stone_is_the_legal_moves(size, balancing, seed, ste
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(4, 5), st.booleans(), st.sampled_from([1, 3]), st.integers(0, 10**6), st.integers(0, 40))
 def test_a_tiny_limit_leaves_no_dead_end_and_accepts_exactly_what_it_offers(size, balancing, limit, seed, steps):
-    """With a limit of 1 or 3 growth sets the search nearly always gives up, so what is offered
+    """With a limit of 1 or 3 states the search nearly always gives up, so what is offered
     rests on the witnesses: still no dead end, only legal moves, and ``apply_action`` accepts a
     growth stone exactly when ``legal_actions()`` offers it."""
     options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": limit}
@@ -129,7 +136,7 @@ def test_the_list_is_closed_under_the_witnesses_it_found():
 
 
 def test_what_a_replay_foresees_is_offered_too():
-    state = position(FLIPPED)
+    state = position(FLIPPED, all_search_limit=TINY)
     assert "grow i8" not in offered(state)
     state.foresee(FLIPPED_MOVE)
     assert "grow i8" in offered(state)
@@ -139,11 +146,10 @@ def test_what_a_replay_foresees_is_offered_too():
 
 
 def test_a_record_replays_past_the_search_limit():
-    """Played in exact mode (``GameRecord`` keeps options, not engine parameters), the record
-    replays under the default limit, which refuses the first stone on its own."""
-    fresh = position(FLIPPED)
+    """Played in exact mode, the game replays from its record (``GameRecord`` keeps options, not
+    engine parameters) and, move by move, under a limit that refuses the first stone on its own."""
     with pytest.raises(IllegalActionError, match="no maximal growth move"):
-        play(fresh, ["grow i8"])
+        play(position(FLIPPED, all_search_limit=TINY), ["grow i8"])
     state = play(position(FLIPPED, all_search_limit=None), FLIPPED_MOVE + ["pass", "pass"])
     assert state.is_terminal()
     record = GameRecord.from_json(GameRecord.from_state(state).to_json())
@@ -151,13 +157,12 @@ def test_a_record_replays_past_the_search_limit():
     assert replayed.history() == state.history() and replayed.notation() == state.notation()
     assert record.replay(upto=3).move_in_progress() == FLIPPED_MOVE[:3]
     assert [s.snapshot() for s in record.states()] == [s.snapshot() for s in _states(state)]
-    default_game = position(FLIPPED).game
     moves = state.move_history()
     assert moves == ["grow b3 e3 h3 b6 e6 h6 i8 e9", "pass", "pass"]
-    by_moves = default_game.state_from_notation(FLIPPED)
+    by_moves = position(FLIPPED, all_search_limit=TINY)
     for move in moves:
         by_moves.apply_move(move)
-    assert by_moves.notation() == state.notation()
+    assert by_moves.notation() == state.notation() and by_moves.move_history() == moves
 
 
 def test_a_record_cut_inside_a_turn_replays():
@@ -177,7 +182,7 @@ def _states(state):
 
 
 def test_the_docstring_game_replays():
-    state = position(POSITION)
+    state = position(POSITION, all_search_limit=TINY)
     offered(state)
     play(state, ["grow i2", "grow e1", "grow b4", "grow e4", "grow h4", "grow b7", "grow e7", "grow h7", "finish"])
     assert state.move_history() == ["grow e1 i2 b4 e4 h4 b7 e7 h7"]
@@ -186,11 +191,11 @@ def test_the_docstring_game_replays():
 
 def test_foresight_of_an_illegal_or_unfinished_turn_proves_nothing():
     for ahead in (["grow i8"], FLIPPED_MOVE[:-2] + ["finish"], ["grow i8", "grow i8", "finish"], ["pass"], []):
-        state = position(FLIPPED)
+        state = position(FLIPPED, all_search_limit=TINY)
         state.foresee(ahead)
         with pytest.raises(IllegalActionError, match="no maximal growth move"):
             play(state, ["grow i8"])
-    state = position(FLIPPED)
+    state = position(FLIPPED, all_search_limit=TINY)
     state.foresee(iter(FLIPPED_MOVE + ["pass"]))
     play(state, FLIPPED_MOVE)
     assert not state.mid_turn()
@@ -228,3 +233,98 @@ def test_the_pre_check_and_the_exact_mode_answer_as_a_full_search(size, balancin
         some_end = any(turn.completable(node, 0, "none" if q is None else "fixed", q) for q in turn.ends(node))
         assert some_end == bool(reachable)
         assert turn.completable_all(node) == any(turn.extension(grown, q) is None for grown, q in reachable)
+
+
+# --- the exact search -----------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 7), st.booleans(), st.integers(0, 10**6), st.integers(0, 80))
+def test_the_search_finds_a_maximal_move_exactly_when_a_full_search_does(size, balancing, seed, steps):
+    """For every end of every turn in progress (the greedy growth before it left out), the
+    search returns a reachable, legal, maximal move exactly when one of the reachable moves is
+    maximal."""
+    options = {"size": size, "growth": "all", "balancing": balancing, "all_search_limit": None}
+    for turn, node in partial_turns(options, seed, steps):
+        reachable = turn._any_moves(node, float("inf"), RuntimeError)
+        for q in turn.ends(node):
+            maximal = any(turn.extension(grown, q) is None for grown, end in reachable if end == q)
+            grown = turn._search_maximal(node, q, [float("inf")])
+            assert (grown is not None) == maximal, (turn.geom.size, node, q)
+            if grown is not None:
+                assert turn._reachable(node, grown) and turn._ends_legally(grown, q)
+                assert turn.extension(grown, q) is None
+
+
+#: (position, growth stones of a turn in progress, the next stone) met in random and greedy play
+#: on 9x9 and 13x13, where the old step 3 ran past its 5,000 growth sets for the next stone
+PAST_THE_OLD_LIMIT = [
+    (".B.WWBWWW/.WWB..W.B/WBW.WWB.W/W.B..B.BW/..WW..WB./.B..BBWWW/BW..W..WB/.WBBW.BW./.BWW.WWB. W g 0", [], "b6"),
+    (".B.WWBWWW/.WWB..W.B/WBW.WWB.W/W.B..B.BW/..WW..WB./.B..BBWWW/BW..W..WB/.WBBW.BW./.BWW.WWB. W g 0", [], "g6"),
+    (
+        "W..WBW.WB/W.BW.W.W./BW.B..B../.W...W..W/.WBWBW.BW/..WW..BWW/WW..BW..B/.B..WW.../.WWB..BWW W g 0",
+        ["e8", "i8"],
+        "c6",
+    ),
+    ("BB.W.WW.B/BWBWB.BWW/.W...WW.B/.BWBWWWBB/W.W.WW..B/W.WW.WBW./.B.BWB.W./BWBW..WBW/.W.WB.W.W W g 0", [], "c3"),
+    ("BBBW..BB./BW.BB..W./WBBBB..BB/.B.BBWBBB/..BW..BB./W.BB...BW/WW.W.BWB./WBBB.B.WB/BB.W.B..B W g 0", [], "c8"),
+    (
+        "......WB...../B..B..WW..W../B......W..W.B/....B.......B/.W.....BB..B./.WW.WWB....BW/.WBBWWB.WW.WW/"
+        ".W.......W..W/..WW.....W..W/.BW..WW...WWB/.B......WWW../W.....B....BW/WBB...B.B..BW W g 0",
+        ["d4", "g5", "k7"],
+        "m3",
+    ),
+    (
+        "WWW.....WWB../.W.WB.WWWWBWW/.WWWBB..W.WWB/WW.BB.WBBWWBB/WW..WWWWBBBB./B..WWWWWW.BBB/B.BWBBB..WWWW/"
+        "B.B.BWWB.WW.W/B.B.B.BBBWWBB/B.BB..B.B..../WW.B.WB.BWW../BWWBWWB..WWW./B..B.BB...W.. W g 0",
+        ["h7"],
+        "l13",
+    ),
+]
+
+
+@pytest.mark.parametrize("notation, prefix, stone", PAST_THE_OLD_LIMIT)
+def test_past_the_old_limit_the_stone_is_offered_exactly_when_a_maximal_move_follows(notation, prefix, stone):
+    game = load_game("sygo", size=notation.index("/"), growth="all")
+    state = play(game.state_from_notation(notation), ["grow " + p for p in prefix])
+    turn = state.turn
+    after = turn.step(state._current_node(), state.geom.index[stone])
+    reachable = turn._any_moves(after, float("inf"), RuntimeError)
+    maximal = any(turn.extension(grown, q) is None for grown, q in reachable)
+    assert ("grow " + stone in offered(state)) == maximal
+
+
+#: turns in progress met in greedy play on 9x9 and 13x13 where earlier versions of the search ran
+#: past the limit: after ``grow c8`` on the first, every legal move is extended by ``b8``, which
+#: captures ``a8`` once ``b7`` has grown ``a7`` (some 27,000 states before ``movable``)
+HARD_TURNS = [
+    ("WWBWB.WWW/B..W..WW./W....B..B/WB..W..../.WWBWW.WW/..W..B.../.B....WBW/WW.BWBW.W/WW..W.... W g 0", [], "c8"),
+    (
+        "..WWWWW...WBB/.BWW.WWB.WW.B/.WWBBW..WB.WW/WB...W..WW.BW/WW.WW.BB..WW./.B..W.WWW.BW./.WW.B..BBWWWB/"
+        "..WBWWWW.W.../WB...B.W..B../WW.WW.BW.WBWW/B.WBWBW..W.WW/..W.BWW.BW.WW/.BW..WWWW..BW W g 0",
+        ["l12"],
+        "d2",
+    ),
+    (
+        ".W.....WW..../.WBWW.WWW..WW/...BW.WW.W.B./WBWW...BWWBW./WWWB..WW.B.W./.WBWW.WWW..W./....W..WW..B./"
+        ".WW..B.B..W.W/.BWB.WWW..W.W/.......B....W/BWW..B.WWBWB./.WBW.WBW..WW./...W.W....B.. W g 0",
+        [],
+        "g10",
+    ),
+    (
+        "W...WBWW...B./WBWWW..BWW.W./WW.BWW.WWBWWW/.B.WWB.B..WW./WW.B..WW...B./.B.WW..B.WW../.W..BW.WWBWBW/"
+        "BWB.WW.B....W/WBBBWBWW.B.WB/W.B...WB.WBW./...W...WWW.B./BWBWBW.B.BWW./.W...WBWW..B. W g 0",
+        [],
+        "f12",
+    ),
+]
+
+
+@pytest.mark.parametrize("notation, prefix, stone", HARD_TURNS)
+def test_the_default_limit_decides_the_hardest_turns_met_as_exact_mode(notation, prefix, stone):
+    answers = []
+    for limit in (5000, None):
+        game = load_game("sygo", size=notation.index("/"), growth="all", all_search_limit=limit)
+        state = play(game.state_from_notation(notation), ["grow " + p for p in prefix])
+        answers.append("grow " + stone in offered(state))
+    assert answers[0] == answers[1]

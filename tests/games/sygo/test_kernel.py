@@ -188,3 +188,25 @@ def test_the_kernel_plays_only_the_default_search_limit():
     assert playout_kernel(load_game("sygo", size=5, growth="all", all_search_limit=40)) is None
     assert playout_kernel(load_game("sygo", size=5, growth="all", all_search_limit=5000)) is not None
     assert playout_kernel(load_game("sygo", size=5, all_search_limit=None)) is not None  # "any" never searches
+
+
+def test_rollouts_match_where_the_growth_all_search_decides(monkeypatch):
+    """Turns whose legal stones need the exact search of ``growth="all"`` (``_search_maximal``):
+    the positions of ``test_growth_all`` where the old enumeration or an earlier search ran past
+    its limit."""
+    from tabletop_lab.games.sygo.growth import Turn
+
+    from .test_growth_all import FLIPPED, HARD_TURNS, PAST_THE_OLD_LIMIT
+
+    searches = []
+    search = Turn._search_maximal
+    monkeypatch.setattr(Turn, "_search_maximal", lambda *args: searches.append(args[2]) or search(*args))
+    for notation, prefix, _ in [(FLIPPED, [], None), *PAST_THE_OLD_LIMIT, *HARD_TURNS]:
+        game = load_game("sygo", size=notation.index("/"), growth="all")
+        state = game.state_from_notation(notation)
+        for point in prefix:
+            state.apply_action(state.string_to_action("grow " + point))
+        for budget in (1, 40):
+            for stream in range(3):
+                assert kernel_of(game).rollout(state, budget, stream) == random_rollout(state.clone(), budget, stream)
+    assert searches  # the engine's lists needed the search, so the kernel's did (same answers, same order)
