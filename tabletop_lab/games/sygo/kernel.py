@@ -58,7 +58,7 @@ import numpy as np
 
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, grown_rows, next_draw, njit
+from ...jit import choice_index, copy_into, grown_rows, next_draw, njit
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
 from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
@@ -715,7 +715,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
     filled, mover, opp, group, around, qbit = wb[_FILLED], wb[_MOVER], wb[_OPP], wb[_GROUP], wb[_AROUND], wb[_QBIT]
     remaining, pts, stack_pts, extra = wb[_REMAINING], wp[_PTS], wp[_STACK], wb[_EXTRA]
     stack = np.empty((16, words + 1), np.int64)  # rows: growth stones, then placement or -1
-    stack[0, :words] = extra0
+    copy_into(stack[0, :words], extra0)
     stack[0, words] = q0 if mode == _FIXED else -1
     top = 1
     while top:
@@ -1302,7 +1302,7 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
                 for w in range(words):
                     filled[w] = added[w] | extra[w]
                 if _ends_legally(filled, q, tb, tv, nbr, wb) and _extension(filled, q, pt, tb, tv, nbr, wb, wp) < 0:
-                    out[:] = filled
+                    copy_into(out, filled)
                     return 1
             else:
                 st_extra[depth] = extra
@@ -1320,17 +1320,17 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
             st_next[d] = c + 1
             if c < st_n[d]:
                 p = st_choices[d, c]
-                extra[:] = st_extra[d]
+                copy_into(extra, st_extra[d])
                 extra[p >> 5] |= np.int64(1) << (p & 31)
-                used[:] = st_used[d]
+                copy_into(used, st_used[d])
                 _add_sources(p, pt, used)
-                idle[:] = st_idle[d]
+                copy_into(idle, st_idle[d])
                 start = st_group[d] + 1
                 break
             if c == st_n[d]:
-                extra[:] = st_extra[d]
-                used[:] = st_used[d]
-                idle[:] = st_idle[d]
+                copy_into(extra, st_extra[d])
+                copy_into(used, st_used[d])
+                copy_into(idle, st_idle[d])
                 idle[g >> 5] |= np.int64(1) << (g & 31)
                 start = st_group[d] + 1
                 break
@@ -1355,7 +1355,7 @@ def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet
             p = (w << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
             if not _sources_free(p, pt, blocked):
                 continue
-            wider[:] = extra
+            copy_into(wider, extra)
             wider[p >> 5] |= low
             if not _order_ok(node, wider, pt, tb, tv, wb, wp):
                 continue
@@ -1400,7 +1400,7 @@ def _witness(grown, q, witnesses, n_witnesses):
     if i < 0 or i == witnesses.shape[0]:
         n_witnesses[0] = -1
         return True
-    witnesses[i, :words] = grown
+    copy_into(witnesses[i, :words], grown)
     witnesses[i, words] = q
     n_witnesses[0] = i + 1
     return True
@@ -1417,8 +1417,8 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
     added = node[:words]
     mover, opp = wb[_MOVER], wb[_OPP]
     if q < 0:
-        mover[:] = node[words : 2 * words]
-        opp[:] = node[2 * words : 3 * words]
+        copy_into(mover, node[words : 2 * words])
+        copy_into(opp, node[2 * words : 3 * words])
     else:
         filled = added.copy()
         filled[q >> 5] |= np.int64(1) << (q & 31)
@@ -1748,10 +1748,11 @@ def _balancing_now(balancing, to_move, grown):
 
 
 @njit
-def _scratch(nbr, all_growth):
+def _scratch(nbr):
     """The arrays ``_play`` works in (the compiled tree's operations too): the turn analysis
-    ``pt``, ``tb``, ``tv``, the bitsets ``fb`` and ``wb``, ``wp``, ``points``, ``found``
-    (``growth="all"``), a scratch node ``after`` and the turn's ``node``."""
+    ``pt``, ``tb``, ``tv``, the bitsets ``fb`` and ``wb``, ``wp``, ``points``, ``found`` (the
+    growth set a ``growth="all"`` search finds, in row 0), a scratch node ``after`` and the
+    turn's ``node``."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt = np.empty((n_points, _NBR + 4), np.int32)
@@ -1769,7 +1770,7 @@ def _scratch(nbr, all_growth):
     wb[_BOARD_SIZE, 0] = fb[_FB_ROWS * words]
     wp = np.zeros((4, n_points), np.int64)
     points = np.empty(n_points, np.int64)
-    found = np.empty((_BUDGET + n_points + 2 if all_growth else 1, words + 1), np.int64)
+    found = np.empty((1, words + 1), np.int64)
     after = np.empty(6 * words, np.int64)  # scratch node
     node = np.empty(6 * words, np.int64)
     return pt, tb, tv, fb, wb, wp, points, found, after, node
@@ -1789,7 +1790,7 @@ def _play(
     it stands mid-turn), ``root_board`` as the start of the last turn."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
-    pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, all_growth)
+    pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
     at = 2 * words
     mid = board[at + 3] == 1
     to_move = board[at]
@@ -1920,7 +1921,7 @@ def _scores(white, black, nbr):
 
 @njit
 def _dilate_into(bs, out, nbr):
-    out[:] = bs
+    copy_into(out, bs)
     for p in range(nbr.shape[0]):
         if (bs[p >> 5] >> (p & 31)) & 1:
             for k in range(4):
@@ -2166,8 +2167,8 @@ def _tree_rollout(state, budget, stream, rules, values):
     at = 2 * words
     if budget > 0 and state[at + 2] < 2:
         row, streams, out = rules[11], rules[12], rules[13]
-        row[0, : at + 4] = state[: at + 4]
-        row[0, at + 4 :] = state[5 * words + 4 :]
+        copy_into(row[0, : at + 4], state[: at + 4])
+        copy_into(row[0, at + 4 :], state[5 * words + 4 :])
         streams[0, 0] = stream
         rules[10][0] = 0
         _run(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
@@ -2372,7 +2373,7 @@ class SygoKernel:
             return None
         n_points = len(nbr)
         words = (n_points + 31) >> 5
-        pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr, False)
+        pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
         scratch = (  # rules[2:]: _play's arrays, then a rollout's _run arguments
             pt,
             tb,
