@@ -1305,9 +1305,9 @@ def _search_maximal(node, q, pt, tb, tv, nbr, wb, wp, budget, out):
                     copy_into(out, filled)
                     return 1
             else:
-                st_extra[depth] = extra
-                st_used[depth] = used
-                st_idle[depth] = idle
+                copy_into(st_extra[depth], extra)
+                copy_into(st_used[depth], used)
+                copy_into(st_idle[depth], idle)
                 st_group[depth] = branch
                 st_n[depth] = n_choices
                 st_next[depth] = 0
@@ -1374,7 +1374,7 @@ def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet
                         break
                 if repeated:
                     continue
-                quiet_sources[n_quiet] = sources
+                copy_into(quiet_sources[n_quiet], sources)
                 n_quiet += 1
             out[n] = p
             n += 1
