@@ -20,7 +20,6 @@ import os
 import threading
 import time
 import warnings
-from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import ipywidgets as widgets
@@ -197,7 +196,6 @@ class SimulationPanel(widgets.VBox):
 
         started = time.perf_counter()
         frames: list = []
-        pool: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
         try:
             for k, size in enumerate(chunk_sizes(n_games)):
                 done = sum(len(f) for f in frames)
@@ -210,7 +208,7 @@ class SimulationPanel(widgets.VBox):
                         size,
                         seed=chunk_seed,
                         seats=seats,
-                        executor=pool,
+                        workers=workers,  # threads when the compiled kernel plays, else processes
                         progress=lambda finished, _total, base=done: self._progress(base + finished, n_games, started),
                     )
                 df["game_id"] += done
@@ -232,8 +230,6 @@ class SimulationPanel(widgets.VBox):
             self.status.value = "idle: the run failed, see the message below"
             return
         finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
             self.run_button.disabled, self.stop_button.disabled = False, True
         played = sum(len(f) for f in frames)
         if played:

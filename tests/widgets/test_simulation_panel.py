@@ -137,3 +137,14 @@ def test_the_seat_pickers_offer_only_agents_that_play_the_game():
     assert offered == agents_for(panel.game) and "greedy" not in offered
     assert [picker.value for picker in panel.seat_pickers] == ["random", "random"]
     assert "greedy" in [spec for _, spec in SimulationPanel().seat_pickers[0].options]
+
+
+@pytest.mark.parametrize("agents", [["random", "random"], ["random", "greedy"]])  # kernel threads; processes
+def test_two_workers_give_the_rows_of_one(agents):
+    def rows(workers):
+        panel = SimulationPanel(agents=agents, n_games=30, seed=5, workers=workers)
+        panel.run()
+        return panel.wait(timeout=120).drop(columns="duration_s")
+
+    two = rows(2)
+    assert len(two) == 30 and two.equals(rows(1))
