@@ -12,5 +12,8 @@ if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium
 fi
+# Compile every game's kernels into numba's cache first, once: the tests, notebooks and apps then
+# load them (boards would otherwise think in Python while a compile runs in the background).
+.venv/bin/tabletop-lab compile
 export TABLETOP_QUICK=1
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

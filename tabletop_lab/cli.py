@@ -118,7 +118,8 @@ def _bench(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace) -> int:
     """Play two random games and run a tiny search per game, so that numba compiles (or loads)
     every compiled path a game has and writes it to its disk cache: on a new machine the first
-    MCTS move of an app would otherwise wait for the compiler (tens of seconds for Sygo)."""
+    MCTS move of an app would otherwise wait for the compiler (tens of seconds for Sygo). Each
+    game done is recorded (``jit.record_compiled``): boards then use its kernel at once."""
     import time
 
     from .agents import make_agent
@@ -131,10 +132,14 @@ def _compile(args: argparse.Namespace) -> int:
         if playout_kernel(game) is None:
             print(f"{game.name}: no compiled kernel (TABLETOP_KERNELS=0, numba missing, or none for this game)")
             continue
+        from .jit import compiling, record_compiled  # numba is loaded: the game's kernel imported it
+
         started = time.perf_counter()
-        simulate(game, ["random"] * game.num_players, 2, progress=False)
-        search = "mcts" if game.info.perfect_information else "ismcts"
-        make_agent(f"{search}:iterations=2", game=game).analyse(game.new_initial_state())
+        with compiling(game.name):
+            simulate(game, ["random"] * game.num_players, 2, progress=False)
+            search = "mcts" if game.info.perfect_information else "ismcts"
+            make_agent(f"{search}:iterations=2", game=game).analyse(game.new_initial_state())
+            record_compiled(game.name)
         print(f"{game.name}: compiled in {time.perf_counter() - started:.1f} s", flush=True)
     return 0
 

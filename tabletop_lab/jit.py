@@ -8,11 +8,18 @@ use on a machine compiles them (a few seconds) and later processes load the mach
 file only, though kernels also compile in code and constants from other modules; so importing
 this module first deletes the package's caches whenever one of those modules has changed
 (``forget_stale_caches``).
+
+``tabletop-lab compile`` records each game it has compiled (``record_compiled``) beside numba's
+cache, so that ``is_compiled`` can tell, before any call, whether a game's compiled paths would
+load from the cache or wait for the compiler (``kernels.ready_kernels_only``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numba
@@ -27,6 +34,12 @@ _COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "agents/compiled_mcts.py",
 _STAMP = "kernel-sources.sha256"
 
 
+def sources_digest(package: Path = _PACKAGE) -> str:
+    """A hash of the sources compiled into the kernels (``_COMPILED_IN``)."""
+    sources = sorted({path for pattern in _COMPILED_IN for path in package.glob(pattern)})
+    return hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+
+
 def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) -> bool:
     """Delete numba's caches of ``package`` when the sources compiled into them changed since
     they were written (a hash of ``_COMPILED_IN`` kept in ``__pycache__``); return whether it did.
@@ -35,8 +48,7 @@ def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) 
     cache with the kernel's own file only. Caches under ``cache_dir`` (``NUMBA_CACHE_DIR``) count
     when their path names the package. A read-only install keeps its caches as they are.
     """
-    sources = sorted({path for pattern in _COMPILED_IN for path in package.glob(pattern)})
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    digest = sources_digest(package)
     stamp = package / "__pycache__" / _STAMP
     try:
         if stamp.exists() and stamp.read_text() == digest:
@@ -54,8 +66,68 @@ def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) 
 
 
 forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None)
+_SOURCES = sources_digest()
 
-__all__ = ["njit", "next_draw", "choice_index", "write_decimal", "copy_into", "grown", "grown_rows"]
+
+def _compiled_stamp(game_name: str) -> Path:
+    """Where ``record_compiled`` writes: beside numba's cache (``NUMBA_CACHE_DIR``, else the
+    package's ``__pycache__``, where numba caches an installed package that it may write)."""
+    folder = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else _PACKAGE / "__pycache__"
+    return folder / f"tabletop_lab-compiled-{game_name}.sha256"
+
+
+@contextlib.contextmanager
+def compiling(game_name: str) -> Iterator[None]:
+    """One process at a time compiles a game (a file lock beside the cache, where the system has
+    ``fcntl``): a second ``tabletop-lab compile`` of it waits, then loads what the first wrote."""
+    lock = _compiled_stamp(game_name).with_suffix(".lock")
+    try:
+        import fcntl
+
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        handle = lock.open("a")
+    except (ImportError, OSError):  # no file locks here: compile side by side, as numba allows
+        yield
+        return
+    with handle:
+        with contextlib.suppress(OSError):  # a file system without locks: as above
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def record_compiled(game_name: str) -> None:
+    """Record that every compiled path of ``game_name`` is in numba's cache, for these sources."""
+    stamp = _compiled_stamp(game_name)
+    with contextlib.suppress(OSError):  # not writable: is_compiled then says True, see there
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(_SOURCES)
+
+
+def is_compiled(game_name: str) -> bool:
+    """Whether ``record_compiled(game_name)`` ran with the present sources and cache folder: the
+    game's compiled paths load from numba's cache (about a second) instead of compiling (up to a
+    minute or two). Where nothing can be recorded (a read-only folder) this cannot be known, and
+    is taken to be so: the caller compiles at first use, as numba would."""
+    stamp = _compiled_stamp(game_name)
+    try:
+        return stamp.read_text() == _SOURCES
+    except OSError:
+        folder = next(path for path in (stamp.parent, *stamp.parents) if path.exists())
+        return not os.access(folder, os.W_OK)
+
+
+__all__ = [
+    "njit",
+    "next_draw",
+    "choice_index",
+    "write_decimal",
+    "copy_into",
+    "grown",
+    "grown_rows",
+    "compiling",
+    "record_compiled",
+    "is_compiled",
+]
 
 _GOLDEN = np.uint64(GOLDEN)
 _M1 = np.uint64(_MIX1)

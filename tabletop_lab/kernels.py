@@ -10,14 +10,27 @@ identical results: a kernel only changes the speed. A game without a kernel runs
 Switch kernels off with the environment variable ``TABLETOP_KERNELS=0`` (read on every call) or
 ``use_kernels(False)``. Kernel modules are imported on first use, so ``import tabletop_lab``
 does not load numba; without numba installed every game runs in Python.
+
+A kernel compiles on its first use on a machine: seconds for most games, a minute or two for
+Sygo. Where a person waits for one move, that is too long: inside ``ready_kernels_only()`` (the
+board asks its agents there) a game whose compiled code is not in numba's cache yet plays in
+Python (the same moves) while ``tabletop-lab compile --game <name>`` fills the cache in a
+background process; once it is done, later calls use the kernel.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 import importlib.util
 import os
+import shutil
+import subprocess
+import sys
 import warnings
+from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .core import Game, State
@@ -36,6 +49,7 @@ __all__ = [
     "TreeRoot",
     "kernels_enabled",
     "use_kernels",
+    "ready_kernels_only",
     "playout_kernel",
     "rollout_function",
     "random_rollout",
@@ -49,6 +63,9 @@ FINISHED, RULE_CAP, CUT, REPLAY = 0, 1, 2, -1
 _ENV = "TABLETOP_KERNELS"
 _switch: bool | None = None  # set by use_kernels(); None: follow the environment
 _found: dict[type, Any] = {}  # Game class -> its KERNEL, or None
+_ready_only = contextvars.ContextVar("tabletop_lab_ready_kernels_only", default=False)
+_compiled: set[str] = set()  # games whose compiled code is known to load without compiling
+_compiling: dict[str, subprocess.Popen] = {}  # game name -> its background `tabletop-lab compile`
 
 
 class PlayedGames(NamedTuple):
@@ -110,16 +127,58 @@ def use_kernels(enabled: bool | None) -> bool | None:
     return previous
 
 
+@contextlib.contextmanager
+def ready_kernels_only() -> Iterator[None]:
+    """Within this context (in this thread or task), use a game's kernel only if it is compiled
+    already; otherwise play in Python and start compiling it in a background process (once per
+    process and game). Results are the same either way; only a first use waits less."""
+    token = _ready_only.set(True)
+    try:
+        yield
+    finally:
+        _ready_only.reset(token)
+
+
 def playout_kernel(game: Game) -> PlayoutKernel | None:
     """The compiled kernel that plays ``game`` exactly, or ``None`` (switched off, no kernel for
-    this game or this config, or numba not installed)."""
+    this game or this config, numba not installed, or not compiled yet inside
+    ``ready_kernels_only``)."""
     if not kernels_enabled():
         return None
     cls = type(game)
     if cls not in _found:
         _found[cls] = _import_kernel(cls)
     kernel = _found[cls]
-    return kernel if kernel is not None and kernel.supports(game) else None
+    if kernel is None or not kernel.supports(game):
+        return None
+    if _ready_only.get() and not _is_compiled(game.name):
+        _compile_in_background(game.name)
+        return None
+    return kernel
+
+
+def _is_compiled(name: str) -> bool:
+    """Whether the game's compiled paths would load from numba's cache (``jit.is_compiled``)."""
+    if name not in _compiled:
+        from .jit import is_compiled  # numba is loaded: the game's kernel module imported it
+
+        if is_compiled(name):
+            _compiled.add(name)
+    return name in _compiled
+
+
+def _compile_in_background(name: str) -> None:
+    """Start ``tabletop-lab compile --game name`` at low priority, unless this process has."""
+    if name in _compiling:
+        return
+    command = [sys.executable, "-m", "tabletop_lab.cli", "compile", "--game", name]
+    if shutil.which("nice"):
+        command = ["nice", "-n", "10", *command]
+    here = str(Path(__file__).resolve().parents[1])  # this package importable as it is here
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+    _compiling[name] = subprocess.Popen(
+        command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def rollout_function(game: Game):

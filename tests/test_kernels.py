@@ -131,6 +131,34 @@ def test_without_numba_games_play_in_python(tmp_path):
     )
 
 
+def test_a_board_move_never_waits_for_the_compiler(tmp_path):
+    """On a machine where a game is not compiled yet, a board's agent searches in Python (the
+    same move) while ``tabletop-lab compile`` fills numba's cache in the background; once that
+    has finished, the board's agents use the kernel, loaded from the cache."""
+    code = (
+        "import numba\n"
+        "from tabletop_lab import kernels\n"
+        "from tabletop_lab.games.cross_endodoi import kernel\n"
+        "from tabletop_lab.jit import is_compiled\n"
+        "from tabletop_lab.widgets import Board\n"
+        "def compiled():\n"
+        "    return [name for name, f in vars(kernel).items()\n"
+        "            if isinstance(f, numba.core.dispatcher.Dispatcher) and f.signatures]\n"
+        "first = Board(seats=['mcts:iterations=30', 'human'], seed=5)\n"
+        "assert len(first.line) == 2, 'the agent has moved'\n"
+        "assert compiled() == [] and not is_compiled('cross_endodoi')\n"
+        "assert kernels._compiling['cross_endodoi'].wait() == 0\n"
+        "assert is_compiled('cross_endodoi')\n"
+        "second = Board(seats=['mcts:iterations=30', 'human'], seed=5)\n"
+        "assert '_tree_search' in compiled(), compiled()\n"
+        "assert second.line[1].history() == first.line[1].history()\n"
+        "assert kernels.playout_kernel(second.game) is not None\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+    assert list(tmp_path.rglob("*.nbi")), "the background compile filled the cache"
+
+
 def test_caches_are_forgotten_when_code_compiled_into_them_changes(tmp_path):
     """numba checks a cache against its kernel's own file only; ``forget_stale_caches`` also
     watches the shared code and the rules the kernels compile in."""

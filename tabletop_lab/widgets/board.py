@@ -4,7 +4,9 @@ The board is generic; ``tabletop_lab/games/<game>/board.py`` tells it how to dra
 which cells a click hits (see ``tabletop_lab/board_adapter.py``). It keeps one figure, drawn by an ipympl canvas
 and updated in place. Agents think in a thread while a kernel's event loop runs (Jupyter,
 Voila), and their moves are animated with loop timers, so the page stays responsive; without
-a running loop (scripts, tests) agents reply at once and nothing is animated.
+a running loop (scripts, tests) agents reply at once and nothing is animated. A move never
+waits for numba's compiler: agents think in Python, the same moves, until a game's kernel is
+compiled in the background (``kernels.ready_kernels_only``).
 
 History: ``line`` holds the position at the start of every move from the start position; the
 move list shows each move by its canonical string, and clicking an entry jumps there. Undo,
@@ -38,6 +40,7 @@ from ..agents import Agent, make_agent
 from ..board_adapter import load_adapter
 from ..core import Game, State, canonical_json
 from ..errors import ActionError, IllegalActionError
+from ..kernels import ready_kernels_only
 from ..registry import load_game
 from .controls import (
     HUMAN,
@@ -427,7 +430,9 @@ class Board(widgets.VBox):
                 if self._loop is not None:
                     self._think(agent)
                     return
-                self._play_action(agent.choose_action(self._state.clone()))
+                with ready_kernels_only():
+                    action = agent.choose_action(self._state.clone())
+                self._play_action(action)
         finally:
             self._refresh()
 
@@ -438,7 +443,8 @@ class Board(widgets.VBox):
 
         def work() -> None:
             try:
-                outcome = (agent.choose_action(snapshot), None)
+                with ready_kernels_only():
+                    outcome = (agent.choose_action(snapshot), None)
             except Exception as exc:
                 outcome = (None, exc)
             try:
