@@ -118,7 +118,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace) -> int:
     """Play two random games and run a tiny search per game, so that numba compiles (or loads)
     every compiled path a game has and writes it to its disk cache: on a new machine the first
-    MCTS move of an app would otherwise wait for the compiler (tens of seconds for Sygo). Each
+    MCTS move of an app would otherwise wait for the compiler (over a minute for Sygo). Each
     game done is recorded (``jit.record_compiled``): boards then use its kernel at once."""
     import time
 
