@@ -40,15 +40,16 @@ def sources_digest(package: Path = _PACKAGE) -> str:
     return hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
 
 
-def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) -> bool:
+def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None, digest: str | None = None) -> bool:
     """Delete numba's caches of ``package`` when the sources compiled into them changed since
     they were written (a hash of ``_COMPILED_IN`` kept in ``__pycache__``); return whether it did.
 
     numba would otherwise load a kernel compiled with the old shared code, since it compares a
     cache with the kernel's own file only. Caches under ``cache_dir`` (``NUMBA_CACHE_DIR``) count
     when their path names the package. A read-only install keeps its caches as they are.
+    ``digest``: ``sources_digest(package)``, when the caller has it already.
     """
-    digest = sources_digest(package)
+    digest = digest or sources_digest(package)
     stamp = package / "__pycache__" / _STAMP
     try:
         if stamp.exists() and stamp.read_text() == digest:
@@ -65,8 +66,8 @@ def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None) 
     return True
 
 
-forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None)
 _SOURCES = sources_digest()
+forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None, digest=_SOURCES)
 
 
 def _compiled_stamp(game_name: str) -> Path:
