@@ -370,7 +370,7 @@ class State:
     * ``_legal_actions()`` (never called at a terminal state);
     * ``_illegal_reason(action)``: ``None`` when legal, else the rule broken, in words;
     * ``_apply(action)``: play a legal action, raising before it changes anything;
-    * ``action_to_string``, ``string_to_action``, ``to_dict``, ``_key``.
+    * ``action_to_string``, ``string_to_action``, ``to_dict``, ``key``.
 
     Everything else (validation, history, moves, observations, records) lives here once.
     """
@@ -417,7 +417,7 @@ class State:
     def to_dict(self) -> dict:
         raise NotImplementedError
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         """A hashable value that two states share exactly when they are the same state; mid-turn,
         it includes the turn's progress (search merges transpositions by it)."""
         raise NotImplementedError
@@ -528,7 +528,7 @@ class State:
 
         In games of one action per move these are the legal actions' strings, in their order.
         Otherwise every sequence of actions up to the next position is explored depth first,
-        turns in progress that are the same state (by ``_key()``) explored once, and the moves
+        turns in progress that are the same state (by ``key()``) explored once, and the moves
         listed in order of first discovery; games whose spec fixes another order, or that need a
         faster enumerator, override this. More than ``limit`` moves (``None``: no limit) raises
         ``EnumerationLimitError``: the engine can still test and play any move given as a string.
@@ -547,7 +547,7 @@ class State:
             for action in state.legal_actions():
                 after = state.child(action)
                 if after.mid_turn():
-                    key = after._key()
+                    key = after.key()
                     if key not in seen:
                         seen.add(key)
                         walk(after, path + [action])
@@ -679,7 +679,7 @@ class State:
     # --- dunder -----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and other.game == self.game and other._key() == self._key()
+        return isinstance(other, State) and other.game == self.game and other.key() == self.key()
 
     __hash__ = None  # states are mutable
 

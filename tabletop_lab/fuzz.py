@@ -379,7 +379,7 @@ def _dumps(value: Any, fallback: str) -> str:
 
 
 def _snapshot(state: State) -> tuple:
-    return (state._key(), tuple(state.history()))
+    return (state.key(), tuple(state.history()))
 
 
 # ----------------------------------------------------------------------------- mutations

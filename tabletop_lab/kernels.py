@@ -86,7 +86,7 @@ class TreeRoot(NamedTuple):
     """What ``MCTSAgent``'s compiled search (``agents.compiled_mcts``) needs from a kernel."""
 
     state: np.ndarray  # int64: the kernel's array form of the root state
-    key_width: int  # its first key_width entries are equal exactly when the states' _key() are
+    key_width: int  # its first key_width entries are equal exactly when the states' key() are
     rules: tuple  # the constants and tables the game's tree operations read
     max_legal: int  # at least the number of legal actions of any state of this game
     entry: Any  # the game's compiled ``uct_search`` (see agents/compiled_mcts.py)

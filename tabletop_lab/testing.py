@@ -244,7 +244,7 @@ def _trace(state: State) -> str:
 def _check_moves(state: State, where: str, limit: int = 2000) -> bool:
     """Whole moves and action-by-action moves reach the same positions under the same canonical
     strings, and every partial move can be completed. Turns in progress that are the same state
-    (by ``_key()``) are explored once, so the orders of one set of actions cost nothing extra.
+    (by ``key()``) are explored once, so the orders of one set of actions cost nothing extra.
     Returns False (checking only what it reached) when there are more than ``limit`` moves."""
     game = state.game
     by_actions: dict[str, str] = {}
@@ -268,8 +268,8 @@ def _check_moves(state: State, where: str, limit: int = 2000) -> bool:
                     len(path),
                     f"{where}: move {move!r} reaches one position whatever the order of its actions",
                 )
-            elif after._key() not in seen:
-                seen.add(after._key())
+            elif after.key() not in seen:
+                seen.add(after.key())
                 stack.append((after, path + [action]))
     if stack:
         return False
@@ -307,7 +307,7 @@ def _expect_error(state, method, argument, error, snapshot, expect) -> None:
 
 
 def _snapshot(state: State) -> tuple:
-    return (state._key(), tuple(state.history()))
+    return (state.key(), tuple(state.history()))
 
 
 def _describe(state: State) -> str:

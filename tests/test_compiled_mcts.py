@@ -91,7 +91,7 @@ def test_the_compiled_search_is_the_python_search(name, options, n_actions, mid_
             compiled = searched(state, seed, iterations, paranoid, True)
             assert compiled == searched(state, seed, iterations, paranoid, False)
             assert compiled[1] == {"simulations": iterations, "nodes": compiled[1]["nodes"]}
-        assert state._key() == before._key()  # the search leaves the position alone
+        assert state.key() == before.key()  # the search leaves the position alone
         compared += 1
     assert compared
 
@@ -182,7 +182,7 @@ def test_tree_operations_are_the_engines(name, options):
     """Random games played on the tree's arrays (``_tree_apply``) beside the engine: at every
     state the engine's player and legal actions, the key of the array the engine's state gives
     (``tree_root``), the kernel's rollout (values and stream) for budgets that end, cut and
-    evaluate at once; and keys equal exactly when the states' ``_key()`` are."""
+    evaluate at once; and keys equal exactly when the states' ``key()`` are."""
     game = load_game(name, **options)
     kernel = playout_kernel(game)
     module = importlib.import_module(type(kernel).__module__)
@@ -198,8 +198,8 @@ def test_tree_operations_are_the_engines(name, options):
             states += 1
             key = tuple(array[:width].tolist())
             assert key == tuple(kernel.tree_root(state).state[:width].tolist())
-            by_key.setdefault(state._key(), set()).add(key)
-            by_array.setdefault(key, set()).add(state._key())
+            by_key.setdefault(state.key(), set()).add(key)
+            by_array.setdefault(key, set()).add(state.key())
             assert module._tree_player(array, rules) == state.current_player()
             legal = state.legal_actions()
             assert out[: module._tree_legal(array, rules, out)].tolist() == legal
@@ -216,12 +216,12 @@ def test_tree_operations_are_the_engines(name, options):
             action = rng.choice(legal)
             assert module._tree_apply(array, action, rules) == 0
             state.apply_action(action)
-    assert all(len(keys) == 1 for keys in by_key.values())  # equal _key(), equal array keys
+    assert all(len(keys) == 1 for keys in by_key.values())  # equal key(), equal array keys
     assert all(len(keys) == 1 for keys in by_array.values())  # and the converse
 
 
 def sygo_key(array, words):
-    """``SygoState._key()`` read back from the first ``5 * words + 4`` entries of a tree array."""
+    """``SygoState.key()`` read back from the first ``5 * words + 4`` entries of a tree array."""
 
     def mask(part):
         return sum(int(w) << (32 * i) for i, w in enumerate(part))
@@ -236,12 +236,12 @@ def sygo_key(array, words):
 
 @pytest.mark.parametrize("options", [{"size": 5}, {"size": 6, "balancing": False}])
 def test_sygo_tree_keys_read_back_as_the_engines_keys(options):
-    """The proof of key equality, field by field: the key part of the array is ``_key()``."""
+    """The proof of key equality, field by field: the key part of the array is ``key()``."""
     states = states_in_play("sygo", options, 150, seed=options["size"])
     assert any(state.mid_turn() for state in states)
     words = (states[0].geom.points + 31) >> 5
     for state in states:
-        assert sygo_key(playout_kernel(state.game).tree_root(state).state, words) == state._key()
+        assert sygo_key(playout_kernel(state.game).tree_root(state).state, words) == state.key()
 
 
 def test_sygo_growth_all_is_searched_in_python():

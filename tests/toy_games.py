@@ -158,7 +158,7 @@ class NimState(State):
     def _progress_dict(self) -> dict:
         return {"game": "test_nim", "pile": self.pile, "to_move": self.to_move, "taken": self.taken}
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (self.pile, self.to_move, self.taken)
 
 
@@ -263,5 +263,5 @@ class DrawTrapState(State):
     def to_dict(self) -> dict:
         return {"game": "test_draw_trap", "stage": self.stage, "reply": self.reply}
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (self.stage, self.reply)

@@ -151,5 +151,5 @@ class HiddenCardState(State):
             world.cards[1 - player] = rng.randrange(self.game.options["cards"])
         return world
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (tuple(self.cards), tuple(self.bets))

@@ -152,5 +152,5 @@ class TeamRaceState(State):
     def to_dict(self) -> dict:
         return {"game": "test_team", "tokens": list(self.tokens), "to_move": self.to_move}
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (tuple(self.tokens), self.to_move)

@@ -37,7 +37,7 @@ class AlphaBetaAgent(Agent):
 
     The search deepens 1, 2, 3 ... actions. Each iteration orders the root actions by the
     previous iteration's values and every position's actions by its previous best action (then
-    by static value), and a transposition table keyed by ``State._key()`` searches each position
+    by static value), and a transposition table keyed by ``State.key()`` searches each position
     once per remaining depth, so the k! orders of one set of sub-actions in a multi-action turn
     are searched once. It stops at ``depth``; or, with a budget (``seconds`` or ``nodes``), when
     the budget is spent, playing the deepest **completed** iteration's choice, unless the
@@ -170,7 +170,7 @@ class _Search:
         Within one iteration ``ply`` follows from ``depth``, so the table's key needs only
         the position and the depth.
         """
-        key = state._key()
+        key = state.key()
         stored = self.table.get((key, depth))
         if stored is not None:
             value, bound = stored

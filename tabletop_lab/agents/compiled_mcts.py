@@ -1,7 +1,7 @@
 """``MCTSAgent``'s search compiled with numba: the same simulations, node for node, in one call.
 
 The Python search (``mcts.py``) spends some 0.1-0.2 ms a simulation on its tree (cloning a
-state, applying an action, listing and shuffling legal actions, building ``_key()``), as much as
+state, applying an action, listing and shuffling legal actions, building ``key()``), as much as
 a compiled rollout costs; compiled, the tree takes some 20 us a simulation on Sygo 9x9 (every
 node keeps its state array: about 0.9 KB each there, 3.6 KB on 19x19). ``uct_search`` below is
 that search on arrays: one shared algorithm, to which a game's kernel hands four small compiled
@@ -17,7 +17,7 @@ operations on its array form of a state:
 
 ``rules`` is the game's own tuple of constants and tables, passed through untouched. The first
 ``key_width`` entries of a state array are its transposition key: equal exactly when the
-states' ``_key()`` are equal (each kernel proves it for its layout).
+states' ``key()`` are equal (each kernel proves it for its layout).
 
 **Exactly the Python search.** Same seed, same tree: ``stream = rng.getrandbits(64)`` first in
 Python, then the agent's ``random.Random`` state (MT19937) moves into the search, which shuffles

@@ -12,7 +12,7 @@ players and teams (teammates share returns). With ``paranoid=True`` every player
 root player's team instead minimises the root player's component, as one coalition. A draw is
 0 on the [-1, 1] scale, half way between a loss and a win.
 
-Transpositions are merged: positions are nodes of a graph keyed by ``State._key()`` (UCT on
+Transpositions are merged: positions are nodes of a graph keyed by ``State.key()`` (UCT on
 the DAG: statistics live on the edges, a node's count is the simulations through it), so the
 k! orders of one set of sub-actions in a multi-action turn lead to one node, searched once.
 
@@ -187,7 +187,7 @@ class MCTSAgent(Agent):
 
     def _node(self, state: State, table: dict) -> _Node:
         """The graph's node for ``state``, made (keeping ``state``, its actions shuffled) when new."""
-        key = state._key()
+        key = state.key()
         node = table.get(key)
         if node is None:
             node = table[key] = _Node(state, self._shuffled(state.legal_actions()))

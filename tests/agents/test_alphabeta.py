@@ -209,7 +209,7 @@ def test_transpositions_in_a_turn_are_searched_once():
         """Non-terminal nodes of the depth-limited tree below ``state``; collects their (key, depth)."""
         if state.is_terminal() or depth == 0:
             return 0
-        pairs.add((state._key(), depth))
+        pairs.add((state.key(), depth))
         return 1 + sum(tree_and_pairs(state.child(a), depth - 1, pairs) for a in state.legal_actions())
 
     agent = AlphaBetaAgent(depth=8)

@@ -91,7 +91,7 @@ def test_transpositions_are_merged():
     while stack:
         node = stack.pop()
         paths += 1
-        positions.add(node._key())
+        positions.add(node.key())
         stack += [node.child(a) for a in node.legal_actions()]
     assert paths > 5 * len(positions)  # the premise
     agent = MCTSAgent(seed=0, iterations=3000)

@@ -80,7 +80,7 @@ class AddUpState(State):
             "turns": self.turns,
         }
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (tuple(self.totals), self.to_move, self.step, self.turns)
 
 

@@ -120,7 +120,7 @@ class SecretPickState(State):
             world.pick = rng.choice(COLOURS)
         return world
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (self.pick, self.guess)
 
 

@@ -895,11 +895,11 @@ def _rollout(pos, rules, budget, stream):
 
 # ----------------------------------------------------------------------------- the compiled tree
 # MCTSAgent's compiled search (agents/compiled_mcts.py) on ``[key | state]``: a flat state (as
-# above) after its key, ``_KEY_WIDTH`` entries that ``_tree_key`` gathers from it. ``_key()`` is
+# above) after its key, ``_KEY_WIDTH`` entries that ``_tree_key`` gathers from it. ``key()`` is
 # (board, cycle, slot, actor, extra_turn, transfers, pending_sacrifice, releases, altar_filled,
 # eliminated, cages, altars, removed, the chain's (start, at, kind, jumped, landings) or None,
 # pass_pending): the key holds exactly those fields, the queues and lists with their lengths and
-# zeros past them, the chain's fields zero without a chain. It leaves out what ``_key()`` leaves
+# zeros past them, the chain's fields zero without a chain. It leaves out what ``key()`` leaves
 # out (the outcome, derived; the chain's captures; the move's actions) and the kernel's stale
 # entries past the end of a queue. ``rules`` = (the rules array, a scratch array).
 

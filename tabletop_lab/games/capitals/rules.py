@@ -566,7 +566,7 @@ class CapitalsState(State):
         }
         return data
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         chain = self.chain
         progress = None
         if chain is not None:

@@ -205,7 +205,7 @@ def _roll(pos, budget, stream, ring, max_laps, total):
 
 # ----------------------------------------------------------------------------- the compiled tree
 # MCTSAgent's compiled search (agents/compiled_mcts.py) on the array form of ``flat``: all 15
-# entries are the key, as ``_key()`` is (holes, stores, to_move) and nothing else.
+# entries are the key, as ``key()`` is (holes, stores, to_move) and nothing else.
 # ``rules`` = (ring, max_laps, total seeds).
 
 

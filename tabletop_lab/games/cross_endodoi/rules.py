@@ -313,7 +313,7 @@ class CrossEndodoiState(State):
             "to_move": self.to_move,
         }
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (tuple(self.holes), tuple(self.stores), self.to_move)
 
 

@@ -409,7 +409,7 @@ def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most
 # MCTSAgent's compiled search (agents/compiled_mcts.py) on a position array (``flat``) plus one
 # entry: how the game stands (``_GOING``, ``_STANDARD``, ``_SINODA``), updated as the engine
 # updates ``_end`` (after a capture, and after a change down with two players). The key is the
-# position array: ``_key()`` is (to_move, owner, value, captured) and ``captured[p]`` is a sorted
+# position array: ``key()`` is (to_move, owner, value, captured) and ``captured[p]`` is a sorted
 # list (``insort``), the multiset that the array counts; the array's other parts are functions
 # of those (piece lists ascending and zero past their counts, as ``flat`` writes them). ``rules`` = ``SinodaKernel._rules`` + (most_legal, team of each seat, number of teams).
 

@@ -525,7 +525,7 @@ class SinodaState(State):
             self._json = canonical_json(self.to_dict())
         return self._json
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (self.to_move, tuple(self.owner), tuple(self.value), tuple(tuple(cap) for cap in self.captured))
 
     # --- questions about the position -------------------------------------------------------

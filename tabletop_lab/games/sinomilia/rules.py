@@ -548,7 +548,7 @@ class SinomiliaState(State):
             "cap_reached": self.cap_reached,
         }
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         return (
             self.round,
             self.phase,

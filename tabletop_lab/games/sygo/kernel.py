@@ -2023,11 +2023,11 @@ def _write_notations(boards, size, text):
 #   [2W + 4, 5W + 4)  mid-turn: the turn's node fields added, grown, closed (zero between moves);
 #   [5W + 4, 7W + 4)  mid-turn: the turn's start position (white, black);
 #   [7W + 4, ...)     mid-turn: the turn's growth stones in the order played, -1 after the last.
-# The key is the first 5W + 4 entries. ``SygoState._key()`` is (white, black, to_move, grown,
+# The key is the first 5W + 4 entries. ``SygoState.key()`` is (white, black, to_move, grown,
 # passes) between moves and that plus (node.added, node.grown, node.closed) mid-turn; ``mid``
 # is set exactly mid-turn and the node fields are zero otherwise, the words are the bits of the
 # engine's int masks (points, and start groups numbered by their lowest point in both), so two
-# arrays have equal keys exactly when the two states' ``_key()`` are equal.
+# arrays have equal keys exactly when the two states' ``key()`` are equal.
 # ``rules``: see ``SygoKernel.tree_root``. The operations are ``_play``'s steps: its turn start,
 # its legal list (pass or finish, placements, growth stones, in point order) and its action.
 # growth="all" is not searched here: the engine's turn analysis keeps its witnesses across every

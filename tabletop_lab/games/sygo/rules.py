@@ -781,7 +781,7 @@ class SygoState(State):
             "groups": groups,
         }
 
-    def _key(self) -> tuple:
+    def key(self) -> tuple:
         position = (self.white, self.black, self.to_move, self.grown, self.passes)
         if self.node is None:
             return position

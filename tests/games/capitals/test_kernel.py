@@ -115,7 +115,7 @@ def test_kernel_actions_are_the_engines_actions(options):
         final, actions = kernel.recorded_game(game, streams, CAP)
         state = python_game(game, streams)[0]
         assert actions == state.history()
-        assert final._key() == state._key()
+        assert final.key() == state.key()
 
 
 def test_games_cut_at_max_actions_stop_there():
@@ -233,5 +233,5 @@ def test_the_kernel_leaves_its_inputs_alone():
     kernel.rollout(state, CAP, 5)
     kernel.random_games(game, streams, CAP)
     kernel.recorded_game(game, streams[0], CAP)
-    assert state._key() == before._key() and state.history() == before.history()
+    assert state.key() == before.key() and state.history() == before.history()
     assert (streams == copy).all()

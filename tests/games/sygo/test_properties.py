@@ -47,8 +47,8 @@ def moves_stone_by_stone(state):
         for action in actions:
             after = partial.child(action)
             if after.mid_turn():
-                if after._key() not in seen:
-                    seen.add(after._key())
+                if after.key() not in seen:
+                    seen.add(after.key())
                     stack.append((after, path + [action]))
             else:
                 move = state._move_string(path + [action])

@@ -28,12 +28,12 @@ def after(notation, move, **options):
 
 def refused(state, move, error, *words):
     """``move`` raises ``error`` whose message has every word, and leaves ``state`` unchanged."""
-    before, history = state._key(), state.history()
+    before, history = state.key(), state.history()
     with pytest.raises(error) as info:
         state.apply_move(move)
     for word in words:
         assert word in str(info.value), str(info.value)
-    assert state._key() == before and state.history() == history
+    assert state.key() == before and state.history() == history
     return str(info.value)
 
 
