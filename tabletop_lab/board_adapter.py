@@ -3,7 +3,8 @@
 This module is part of the rendering layer: it imports the core and matplotlib only, never
 ipywidgets, so ``import tabletop_lab.games.<game>.board`` stays light. The generic ``Board``
 (``tabletop_lab.widgets``) knows nothing about any game's geometry. Each game supplies, in
-``tabletop_lab/games/<game>/board.py``, a ``BoardAdapter`` subclass named ``Adapter`` that
+``tabletop_lab/games/<game>/board.py`` (or where its ``Game.parts["board"]`` says), a
+``BoardAdapter`` subclass named ``Adapter`` that
 
 * draws states on a matplotlib axes (through the game's renderer), updating artists in place,
   showing only what seat ``viewer`` may see (``None``: everything), mid-turn states from
@@ -23,20 +24,18 @@ ipywidgets, so ``import tabletop_lab.games.<game>.board`` stays light. The gener
 The geometry (``cell_at``, ``cell_xy``) and ``action_cells`` may depend on the seat last drawn
 for (a hidden-information board draws the viewer's side at the bottom): the Board draws for a
 viewer before it asks about cells. Turns of several actions need nothing more: the board keeps asking for actions while
-``mid_turn()`` holds. Test games (and games built outside this package) register their
-adapter with ``register_adapter(game_name, cls)``.
+``mid_turn()`` holds.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Hashable
 from typing import Any
 
 from .core import Game, State
 from .errors import RulesError
 
-__all__ = ["BoardAdapter", "load_adapter", "register_adapter", "subsample"]
+__all__ = ["BoardAdapter", "load_adapter", "subsample"]
 
 
 class BoardAdapter:
@@ -137,28 +136,12 @@ class BoardAdapter:
         return names[player] if player < len(names) else f"Player {player}"
 
 
-_ADAPTERS: dict[str, type[BoardAdapter]] = {}
-
-
-def register_adapter(game_name: str, cls: type[BoardAdapter]) -> type[BoardAdapter]:
-    """Use ``cls`` as the board adapter of game ``game_name`` (for games outside
-    ``tabletop_lab.games``, such as the test suite's toy games)."""
-    _ADAPTERS[game_name] = cls
-    return cls
-
-
 def load_adapter(game: Game) -> BoardAdapter:
-    """The board adapter of ``game``: a registered one, else ``tabletop_lab.games.<name>.board.Adapter``."""
-    if game.name in _ADAPTERS:
-        return _ADAPTERS[game.name](game)
-    module_name = f"tabletop_lab.games.{game.name}.board"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (module_name, f"tabletop_lab.games.{game.name}"):
-            raise
-        raise RulesError(f"game {game.name!r} has no board adapter yet") from None
-    return module.Adapter(game)
+    """The board adapter of ``game``: its ``Game.part("board")`` (a game package's ``board.Adapter``)."""
+    cls = type(game).part("board")
+    if cls is None:
+        raise RulesError(f"game {game.name!r} has no board adapter yet")
+    return cls(game)
 
 
 def subsample(frames: list, max_frames: int) -> list:

@@ -19,11 +19,16 @@ player moves again": a player may make several moves in a row (Capitals' transfe
 step, Sinomilia's start player setting a card and then playing), each ending on a position.
 
 This module imports only the standard library, so ``import tabletop_lab`` stays light. The
-registry (``load_game``, ``register_game``, ``list_games``) lives in ``registry.py``.
+registry (``load_game``, ``register_game``, ``list_games``) lives in ``registry.py``; what a game
+brings beside its rules (renderer, board adapter, kernel, agents) is found by ``Game.part``, so
+nothing here imports a layer above.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import io
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -52,6 +57,11 @@ MAX_COUNT = 2**63 - 1
 
 #: ``legal_moves()``'s default enumeration limit (an engine parameter, not a rule).
 MOVE_LIMIT = 10_000
+
+#: The optional parts a game may bring (``Game.part``): the module beside ``rules.py`` that holds
+#: each by default, and the name the part has in it (``None``: the module itself).
+PARTS = {"render": ("render", None), "board": ("board", "Adapter"), "kernel": ("kernel", "KERNEL"),
+         "agents": ("agents", "AGENTS")}  # fmt: skip
 
 INFORMATION = ("perfect", "imperfect")
 UTILITY = ("zero_sum", "general_sum", "team")
@@ -159,6 +169,8 @@ class GameInfo:
     has_notation: bool = False
     max_actions: int = 1000
     player_names: tuple[str, ...] = ()
+    #: Where menus list the game: by this rank, then by name (``registry.game_names``).
+    menu_rank: int = 1000
 
     def __post_init__(self) -> None:
         if self.information not in INFORMATION:
@@ -238,6 +250,10 @@ class Game:
     #: Random games the conformance harness plays per harness config; games whose random games
     #: are long (hundreds of states, each fully checked) play fewer.
     harness_games: ClassVar[int] = 30
+    #: Where the game's optional parts live when not beside its ``rules.py`` (see ``part``):
+    #: kind -> ``"module"`` or ``"module:attribute"``, for example
+    #: ``{"board": "mygame.widgets:Adapter"}``. Imported only when first asked for.
+    parts: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **options: Any):
         specs = {o.name: o for o in self.option_specs}
@@ -317,6 +333,34 @@ class Game:
         if len(variants) > 2 and _loads(cls, changed):
             variants.append(changed)
         return variants
+
+    @classmethod
+    def part(cls, kind: str) -> Any:
+        """The game's part of ``kind``, imported on first use; ``None`` when the game has none.
+
+        ``"render"``: its renderer module (``draw``, ``FIGSIZE``, ``AXES_RECT``); ``"board"``: its
+        board adapter class; ``"kernel"``: its compiled playout kernel (``KERNEL``); ``"agents"``:
+        its own agents, ``{name: Agent class}``. Each is found where ``parts`` says, else in the
+        module of that name beside the ``rules.py`` (or package ``__init__``) defining the class:
+        a game package's ``render.py``, ``board.py`` (``Adapter``), ``kernel.py`` (``KERNEL``) and
+        ``agents.py`` (``AGENTS``). This is the one way shared code finds what a game brings.
+
+        >>> from tabletop_lab import load_game
+        >>> type(load_game("cross_endodoi")).part("render").__name__
+        'tabletop_lab.games.cross_endodoi.render'
+        """
+        if kind not in PARTS:
+            raise ValueError(f"unknown game part {excerpt(kind)}; parts: {', '.join(PARTS)}")
+        module_file, attribute = PARTS[kind]
+        target = cls.parts.get(kind)
+        if target is None:
+            package = _game_package(cls)
+            if package is None or importlib.util.find_spec(f"{package}.{module_file}") is None:
+                return None
+            target = f"{package}.{module_file}"
+        name, _, attribute = target.partition(":") if ":" in target else (target, "", attribute or "")
+        found = importlib.import_module(name)
+        return getattr(found, attribute) if attribute else found
 
     def new_initial_state(self) -> State:
         raise NotImplementedError
@@ -695,11 +739,29 @@ class State:
             return f"{self.game!r}.state_from_notation({self.notation()!r})"
         return f"{self.game!r}.state_from_json({self.to_json()!r})"
 
-    def _repr_png_(self) -> bytes:
-        """Draw the position when a notebook cell ends with a state (needs matplotlib)."""
-        from .render import state_png  # imported here: the rules never need matplotlib
+    def _repr_png_(self) -> bytes | None:
+        """Draw the position when a notebook cell ends with a state, with the game's renderer
+        (``Game.part("render")``, which imports matplotlib); ``None`` for a game without one."""
+        renderer = type(self.game).part("render")
+        if renderer is None:
+            return None
+        buffer = io.BytesIO()
+        renderer.draw(self).figure.savefig(buffer, format="png")
+        return buffer.getvalue()
 
-        return state_png(self)
+
+def _game_package(cls: type) -> str | None:
+    """The game package holding ``cls``: its module's package when the module is ``rules`` (a game
+    laid out as ``tabletop_lab/games/<name>/`` is) or a package's ``__init__``; else ``None``."""
+    module = cls.__module__
+    package, _, last = module.rpartition(".")
+    if last == "rules" and package:
+        return package
+    try:
+        spec = importlib.util.find_spec(module)
+    except ValueError:  # a class defined in __main__ has no module to look beside
+        return None
+    return module if spec is not None and spec.submodule_search_locations is not None else None
 
 
 # ----------------------------------------------------------------------------- position helpers

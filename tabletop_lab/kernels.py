@@ -1,7 +1,7 @@
 """Compiled playout kernels: an optional accelerator behind a game's Python engine.
 
 The Python engine is the reference, the one people, widgets and notebooks use. A game may add
-``tabletop_lab/games/<name>/kernel.py`` defining ``KERNEL``, an object that plays whole random
+``tabletop_lab/games/<name>/kernel.py`` defining ``KERNEL`` (found by ``Game.part("kernel")``), an object that plays whole random
 games and random rollouts on a flat array form of the state, exactly by the engine's rules and
 with the random streams of ``tabletop_lab.streams``. ``playout_kernel(game)`` finds it; the
 simulation runner (random against random) and MCTS (rollouts) then use it automatically, with
@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import importlib
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -204,16 +202,11 @@ def random_rollout(state: State, budget: int, stream: int) -> tuple[list[float],
     return (state.returns() if state.is_terminal() else state.evaluate()), stream
 
 
-def _import_kernel(cls: type) -> Any:
-    """The ``KERNEL`` of the game package defining ``cls``; ``None`` when the package has no
-    ``kernel.py``, or (with a warning) when numba cannot be imported."""
-    package = cls.__module__.rpartition(".")[0]
-    name = f"{package}.kernel"
-    if not package or importlib.util.find_spec(name) is None:
-        return None
+def _import_kernel(cls: type[Game]) -> Any:
+    """The game's ``KERNEL`` (``Game.part("kernel")``); ``None`` when it has none, or (with a
+    warning) when numba cannot be imported."""
     try:
-        module = importlib.import_module(name)
+        return cls.part("kernel")
     except ImportError as exc:  # numba missing or incompatible: the Python engine plays
-        warnings.warn(f"{name}: compiled kernels unavailable ({exc}); playing at Python speed", stacklevel=3)
+        warnings.warn(f"{cls.info.name}: compiled kernels unavailable ({exc}); playing at Python speed", stacklevel=3)
         return None
-    return module.KERNEL

@@ -98,7 +98,7 @@ def plot_lengths(df: pd.DataFrame, ax: Any = None) -> Any:
 
 
 def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
-    """Heat map of ``stats.tournament``: each row agent's rate against each opponent, with
+    """Heat map of ``sim.tournament``: each row agent's rate against each opponent, with
     the 95% Wilson interval written in every cell."""
     ax = _axes(ax)
     agents = list(dict.fromkeys(table["agent"]))

@@ -1,4 +1,4 @@
-"""Draw any game's state: dispatch to ``tabletop_lab.games.<name>.render`` and make PNGs.
+"""Draw any game's state: dispatch to the game's renderer (``Game.part("render")``) and make PNGs.
 
 Every game's renderer module provides ``draw(state, ax=None, **opts) -> Axes`` (a pure
 function of its inputs, drawing on a new ``matplotlib.figure.Figure`` when ``ax`` is None),
@@ -8,13 +8,13 @@ pyplot, so drawing makes no figure that pyplot would keep alive.
 
 from __future__ import annotations
 
-import importlib
 import io
 from types import ModuleType
 from typing import Any
 
 from .core import Game, State
 from .errors import RulesError
+from .registry import game_class
 
 __all__ = ["draw", "figure_png", "renderer", "state_png"]
 
@@ -25,15 +25,11 @@ def renderer(game: Game | str) -> ModuleType:
     >>> renderer("cross_endodoi").__name__
     'tabletop_lab.games.cross_endodoi.render'
     """
-    name = game if isinstance(game, str) else game.name
-    if not name.isidentifier():
-        raise RulesError(f"unknown game {name!r}")
-    try:
-        return importlib.import_module(f"tabletop_lab.games.{name}.render")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"tabletop_lab.games.{name}", f"tabletop_lab.games.{name}.render"):
-            raise
-        raise RulesError(f"game {name!r} has no renderer") from None
+    cls = game_class(game) if isinstance(game, str) else type(game)
+    module = cls.part("render")
+    if module is None:
+        raise RulesError(f"game {cls.info.name!r} has no renderer")
+    return module
 
 
 def draw(state: State, ax: Any = None, **opts: Any):
@@ -45,7 +41,7 @@ def draw(state: State, ax: Any = None, **opts: Any):
 
 
 def state_png(state: State, **opts: Any) -> bytes:
-    """``state`` drawn as PNG bytes, on a throw-away figure (``State._repr_png_`` uses this).
+    """``state`` drawn as PNG bytes, on a throw-away figure.
 
     >>> from tabletop_lab import load_game
     >>> state_png(load_game("cross_endodoi").new_initial_state())[:8]

@@ -24,13 +24,16 @@ def test_unknown_game_names_the_available_ones():
         load_game("chess")
 
 
-def test_specified_game_without_an_engine_says_so(monkeypatch):
+def test_menus_list_games_by_their_rank_then_by_name(monkeypatch):
     from tabletop_lab import registry
 
-    registry.game_names()  # discover every game, then hide one as if it had no engine yet
-    monkeypatch.delitem(registry._GAMES, "capitals")
-    with pytest.raises(RulesError, match="specified but has no engine yet"):
-        load_game("capitals")
+    names = registry.game_names()
+    assert names[:5] == ["cross_endodoi", "sygo", "sinoda", "sinomilia", "capitals"]  # GameInfo.menu_rank
+    assert names[5:] == sorted(names[5:])  # the rest (test games) rank alike: by name
+    first = type("First", (registry.game_class("test_nim"),), {})
+    first.info = GameInfo(name="test_first", title="First", summary="", players=(2,), menu_rank=0)
+    monkeypatch.setitem(registry._GAMES, "test_first", first)
+    assert registry.game_names()[0] == "test_first"
 
 
 def test_unknown_option_names_the_valid_ones():

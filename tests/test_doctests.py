@@ -12,6 +12,9 @@ MODULES = [
     "tabletop_lab.registry",
     "tabletop_lab.testing",
     "tabletop_lab.sim.match",
+    "tabletop_lab.sim.tournament",
+    "tabletop_lab.agents.registry",
+    "tabletop_lab.render",
 ]
 
 

@@ -14,10 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tabletop_lab.streams
-from tabletop_lab import load_game
+from tabletop_lab import list_games, load_game
 from tabletop_lab.agents import MCTSAgent, RandomAgent
 from tabletop_lab.kernels import playout_kernel, random_rollout, rollout_function, use_kernels
-from tabletop_lab.registry import SPECIFIED_GAMES
 from tabletop_lab.streams import MASK64, choice_index, fresh_stream, fresh_streams, next_draw
 from tests import toy_games  # noqa: F401  (registers test_nim)
 
@@ -69,7 +68,7 @@ def test_the_environment_variable_turns_kernels_off(monkeypatch, value):
     assert use_kernels(None) is False
 
 
-@pytest.mark.parametrize("name", SPECIFIED_GAMES)
+@pytest.mark.parametrize("name", [info["name"] for info in list_games()])
 def test_every_game_has_a_kernel_that_switches_off(name):
     game = load_game(name)
     assert playout_kernel(game) is not None and rollout_function(game) is not random_rollout

@@ -37,6 +37,7 @@ _TAKE = re.compile(r"[1-9][0-9]*")
 
 @register_game
 class NimGame(Game):
+    parts = {"board": "tests.widgets.toy_boards:NimBoard"}  # its board adapter, drawn in plain text
     info = GameInfo(
         name="test_nim",
         title="Nim (test)",
@@ -170,6 +171,7 @@ _STAGES = ("start", "draw", "fight", "done")
 
 @register_game
 class DrawTrapGame(Game):
+    parts = {"board": "tests.widgets.toy_boards:TrapBoard"}  # its board adapter, drawn in plain text
     info = GameInfo(
         name="test_draw_trap",
         title="Draw trap (test)",

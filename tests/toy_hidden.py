@@ -25,6 +25,7 @@ _ENDED = ((_CHECK, _CHECK), (_BET, _CALL), (_BET, _FOLD), (_CHECK, _BET, _CALL),
 
 @register_game
 class HiddenCardGame(Game):
+    parts = {"board": "tests.widgets.toy_boards:HiddenCardBoard"}  # its board adapter, drawn in plain text
     info = GameInfo(
         name="test_hidden_card",
         title="Hidden card (test)",

@@ -26,6 +26,7 @@ _GOALS = tuple(range(2, 21))
 
 @register_game
 class TeamRaceGame(Game):
+    parts = {"board": "tests.widgets.toy_boards:TeamBoard"}  # its board adapter, drawn in plain text
     info = GameInfo(
         name="test_team",
         title="Team race (test)",

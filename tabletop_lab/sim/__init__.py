@@ -8,6 +8,7 @@
 
 from .match import match_result, play_match
 from .runner import SEATS, AgentError, Batch, play_batch, play_game, simulate, storable
+from .tournament import tournament
 
 __all__ = [
     "simulate",
@@ -19,4 +20,5 @@ __all__ = [
     "SEATS",
     "play_match",
     "match_result",
+    "tournament",
 ]

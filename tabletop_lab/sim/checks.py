@@ -1,4 +1,4 @@
-"""Argument checks and progress reporting shared by the runner and the statistics' tournament.
+"""Argument checks and progress reporting shared by the runner and the tournament.
 
 Every check raises ``ValueError`` with a message naming the argument, before any game is played.
 """

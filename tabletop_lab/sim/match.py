@@ -53,7 +53,8 @@ def play_match(
         game_seed = int(np.random.SeedSequence(seed, spawn_key=(g,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
         team_a = g % 2
         seated = [
-            make_agent(sides[0] if game.team_of(seat) == team_a else sides[1]) for seat in range(game.num_players)
+            make_agent(sides[0] if game.team_of(seat) == team_a else sides[1], game=game)
+            for seat in range(game.num_players)
         ]
         record = play_game(game, seated, seed=game_seed, max_actions=max_actions)
         final = record.replay()
@@ -76,7 +77,9 @@ def play_match(
             }
         )
     df = pd.DataFrame(rows)
-    df.attrs.update(game=game.name, options=dict(game.options), sides=[_label(s) for s in sides], **match_result(df))
+    df.attrs.update(
+        game=game.name, options=dict(game.options), sides=[_label(s, game) for s in sides], **match_result(df)
+    )
     return df
 
 
@@ -86,5 +89,5 @@ def match_result(df: pd.DataFrame) -> dict:
     return {"points_a": a, "points_b": b, "match_winner": "A" if a > b else "B" if b > a else "draw"}
 
 
-def _label(spec: str | Agent) -> str:
-    return spec.label if isinstance(spec, Agent) else make_agent(spec).label
+def _label(spec: str | Agent, game: Game) -> str:
+    return spec.label if isinstance(spec, Agent) else make_agent(spec, game=game).label

@@ -5,7 +5,7 @@ them. Each game plugs into the generic board through ``games/<game>/board.py``, 
 ``BoardAdapter`` (``tabletop_lab/board_adapter.py``, re-exported here), which imports no widgets.
 """
 
-from ..board_adapter import BoardAdapter, load_adapter, register_adapter
+from ..board_adapter import BoardAdapter, load_adapter
 from .animation import animate_move
 from .board import Board
 from .links import page_query
@@ -20,5 +20,4 @@ __all__ = [
     "animate_move",
     "load_adapter",
     "page_query",
-    "register_adapter",
 ]

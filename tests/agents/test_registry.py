@@ -127,3 +127,20 @@ def test_bad_specs_say_what_is_valid(spec, message):
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_games_own_agents_are_listed_and_built_for_that_game_only():
+    from tabletop_lab.games.sinomilia.agents import HeuristicAgent
+    from tabletop_lab.sim import simulate
+
+    sinomilia = load_game("sinomilia")
+    assert agents_for(sinomilia)[-1] == "sinomilia_heuristic" and "sinomilia_heuristic" not in AGENTS
+    agent = make_agent("sinomilia_heuristic:bluff=0.5,moon=false", seed=2, game=sinomilia)
+    assert type(agent) is HeuristicAgent and (agent.bluff, agent.moon, agent.seed) == (0.5, False, 2)
+    with pytest.raises(ValueError, match="unknown agent 'sinomilia_heuristic'.*a game's own, given game="):
+        make_agent("sinomilia_heuristic")
+    assert "sinomilia_heuristic" not in agents_for(load_game("cross_endodoi"))
+    with pytest.raises(ValueError, match="valid agents for cross_endodoi: random, greedy"):
+        make_agent("sinomilia_heuristic", game=load_game("cross_endodoi"))
+    df = simulate("sinomilia", ["sinomilia_heuristic", "random"], 4, seed=1, progress=False)
+    assert set(df.agent_0) | set(df.agent_1) == {"sinomilia_heuristic(bluff=0.2)", "random"}

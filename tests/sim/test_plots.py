@@ -13,6 +13,7 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
 from tabletop_lab import plots, stats
+from tabletop_lab.sim import tournament
 
 from .helpers import GAMES_SPEC, frame
 
@@ -99,7 +100,7 @@ def test_lengths_show_actions_when_turns_differ():
 
 
 def test_tournament_heat_map_cells_are_the_rates():
-    table = stats.tournament("cross_endodoi", ["random", "greedy"], 6, seed=0, progress=False)
+    table = tournament("cross_endodoi", ["random", "greedy"], 6, seed=0, progress=False)
     ax = plots.plot_tournament(table, ax=new_axes())
     (image,) = ax.get_images()
     grid = image.get_array()

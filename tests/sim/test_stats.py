@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import binomtest
 
 from tabletop_lab import stats
-from tabletop_lab.sim import simulate
+from tabletop_lab.sim import simulate, tournament
 
 from .helpers import GAMES_SPEC, AddUpGame, frame
 
@@ -105,7 +105,7 @@ def test_three_seats_share_out_the_results():
 
 
 def test_round_robin_plays_every_pair_with_both_views():
-    table = stats.tournament("cross_endodoi", ["random", "greedy", "random"], 10, seed=1, progress=False)
+    table = tournament("cross_endodoi", ["random", "greedy", "random"], 10, seed=1, progress=False)
     assert len(table) == 6
     assert set(zip(table.agent, table.opponent)) == {
         (a, b) for a in ("random#1", "greedy", "random#2") for b in ("random#1", "greedy", "random#2") if a != b
@@ -119,13 +119,19 @@ def test_round_robin_plays_every_pair_with_both_views():
 
 def test_round_robin_progress_counts_all_games():
     seen = []
-    stats.tournament("cross_endodoi", ["random", "greedy", "random"], 4, progress=lambda d, t: seen.append((d, t)))
+    tournament("cross_endodoi", ["random", "greedy", "random"], 4, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (12, 12)
+
+
+def test_stats_tournament_is_the_sim_one_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="moved to tabletop_lab.sim.tournament"):
+        old = stats.tournament("cross_endodoi", ["random", "greedy"], 4, seed=2, progress=False)
+    pd.testing.assert_frame_equal(old, tournament("cross_endodoi", ["random", "greedy"], 4, seed=2, progress=False))
 
 
 def test_round_robin_needs_enough_agents():
     with pytest.raises(ValueError, match="at least 3 agents"):
-        stats.tournament(AddUpGame(), ["random", "greedy"], 2, progress=False)
+        tournament(AddUpGame(), ["random", "greedy"], 2, progress=False)
 
 
 def test_win_rates_by_team_count_a_team_once_per_game():

@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 import tabletop_lab.games
 from tabletop_lab import load_game
-from tabletop_lab.board_adapter import BoardAdapter, load_adapter, register_adapter
+from tabletop_lab.board_adapter import BoardAdapter, load_adapter
 from tabletop_lab.core import Game, GameInfo
 from tabletop_lab.errors import RulesError
 from tabletop_lab.widgets import Board
+from tests.toy_hidden import HiddenCardGame
 from tests.widgets.toy_boards import HiddenCardBoard, NimBoard, TrapBoard, diamond, triangle
 
 GAME_FOLDERS = [m.name for m in pkgutil.iter_modules(tabletop_lab.games.__path__) if m.ispkg]
@@ -257,12 +258,9 @@ class SameLabelBoard(HiddenCardBoard):
         return "act"
 
 
-def test_buttons_with_the_same_label_are_told_apart_by_their_actions():
-    register_adapter("test_hidden_card", SameLabelBoard)
-    try:
-        board = Board("test_hidden_card", seats=["human", "random"])
-        assert [b.description for b in board.action_buttons.children] == ["act (check)", "act (bet)"]
-        board.press("act (bet)")
-        assert board.state.history_strings()[0] == "bet"
-    finally:
-        register_adapter("test_hidden_card", HiddenCardBoard)
+def test_buttons_with_the_same_label_are_told_apart_by_their_actions(monkeypatch):
+    monkeypatch.setattr(HiddenCardGame, "parts", {"board": f"{__name__}:SameLabelBoard"})
+    board = Board("test_hidden_card", seats=["human", "random"])
+    assert [b.description for b in board.action_buttons.children] == ["act (check)", "act (bet)"]
+    board.press("act (bet)")
+    assert board.state.history_strings()[0] == "bet"

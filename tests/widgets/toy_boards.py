@@ -1,4 +1,4 @@
-"""Board adapters for the toy test games, registered with ``register_adapter``: the Board is
+"""Board adapters for the toy test games, named in their ``Game.parts``: the Board is
 tested on what the real games need (moves of several actions, 3-6 seats in teams, actions
 without a cell, clicks that complete several actions, hidden cards) before they exist.
 
@@ -13,7 +13,7 @@ from typing import Any
 import tests.toy_games
 import tests.toy_hidden
 import tests.toy_team  # noqa: F401  (registers test_team)
-from tabletop_lab.board_adapter import BoardAdapter, register_adapter
+from tabletop_lab.board_adapter import BoardAdapter
 
 #: Names the hidden-card adapter gives the card values: words no other text on the board contains.
 CARD_NAMES = ("jack", "queen", "king", "ace", "joker")
@@ -102,9 +102,3 @@ class HiddenCardBoard(TextBoard):
 
     def action_cells(self, state, action: int) -> tuple:
         return ()
-
-
-register_adapter("test_nim", NimBoard)
-register_adapter("test_draw_trap", TrapBoard)
-register_adapter("test_team", TeamBoard)
-register_adapter("test_hidden_card", HiddenCardBoard)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop_lab.board_adapter import register_adapter
 from tabletop_lab.core import TERMINAL, Game, GameInfo, Result, State, check_keys
 from tabletop_lab.errors import ActionSyntaxError, PositionError
 from tabletop_lab.registry import register_game
@@ -22,6 +21,7 @@ _ACTIONS = [f"pick {c}" for c in COLOURS] + [f"guess {c}" for c in COLOURS]
 
 @register_game
 class SecretPickGame(Game):
+    parts = {"board": "tests.widgets.toy_secret:SecretPickBoard"}  # its board adapter, drawn in plain text
     info = GameInfo(
         name="test_secret_pick",
         title="Secret pick (test)",
@@ -135,6 +135,3 @@ class SecretPickBoard(TextBoard):
     def describe(self, state, viewer) -> str:
         seen = state.to_dict() if viewer is None else state.observation(viewer)
         return f"pick {seen['pick']}, guess {seen['guess']}"
-
-
-register_adapter("test_secret_pick", SecretPickBoard)

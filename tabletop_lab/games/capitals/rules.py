@@ -89,6 +89,7 @@ FRIENDLY, HOSTILE = 1, 2
 
 GAME_INFO = GameInfo(
     name="capitals",
+    menu_rank=5,
     title="Capitals",
     summary="Two against two on an 8x8 diamond: chain jumps, Rams, Cages and Altars, a Hunger Epoch "
     "every fourth cycle; capture both enemy Capitals or clear the board of the other team.",

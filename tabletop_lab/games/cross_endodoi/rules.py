@@ -82,6 +82,7 @@ class MoveReport(NamedTuple):
 
 GAME_INFO = GameInfo(
     name="cross_endodoi",
+    menu_rank=1,
     title="Cross-endodoi",
     summary="Two-row mancala: the parity of the seeds lifted sets each lap's direction; "
     "laps relay from occupied holes, and a last seed in an empty own hole captures across.",

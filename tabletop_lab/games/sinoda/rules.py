@@ -54,6 +54,7 @@ class Turn(NamedTuple):
 
 GAME_INFO = GameInfo(
     name="sinoda",
+    menu_rank=3,
     title="Sinoda",
     summary="Four-sided dice on a board of triangles: change a piece's value by one or move it exactly "
     "that many steps along edges, capture opponents by landing on them; 2, 3, 4 or 6 players, teams optional.",

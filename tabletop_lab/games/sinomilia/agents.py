@@ -4,8 +4,8 @@
 is below its card, passes once it is there, changes its card when the table has run past it,
 and bluffs with moon chips at the rate ``bluff``. ``change=False`` and ``moon=False`` take those
 moves away (for studies of what they are worth): the agent then never changes its card, or plays
-every chip sun side up. Pass instances to ``simulate`` (the shared
-``make_agent`` registry does not list game-specific agents).
+every chip sun side up. ``AGENTS`` registers it for Sinomilia: ``make_agent("sinomilia_heuristic",
+game=game)``, the seat pickers and ``simulate("sinomilia", ["sinomilia_heuristic", "ismcts"])``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import math
 from ...agents import Agent
 from ...core import Game, State
 
-__all__ = ["HeuristicAgent"]
+__all__ = ["AGENTS", "HeuristicAgent"]
 
 #: The card the agent likes to set: the table most often ends with a few chips on it.
 PREFERRED_CARD = 4
@@ -75,3 +75,7 @@ class HeuristicAgent(Agent):
         if self.moon and table + 1 < 9 and self.rng.random() < self.bluff:
             return "chip moon"  # a bluff: look strong, threaten to end the round on a pass
         return "pass"
+
+
+#: Sinomilia's own agents, by registry name (``Game.part("agents")``).
+AGENTS: dict[str, type[Agent]] = {HeuristicAgent.name: HeuristicAgent}

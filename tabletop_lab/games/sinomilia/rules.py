@@ -130,6 +130,7 @@ class RoundReport(NamedTuple):
 
 GAME_INFO = GameInfo(
     name="sinomilia",
+    menu_rank=4,
     title="Sinomilia",
     summary="Two-player bluffing: set a secret number card, then play sun or moon chips; "
     "the card closest to the chips on the table wins the round and the payout.",

@@ -75,6 +75,7 @@ def _size_ok(value: Any) -> bool:
 
 GAME_INFO = GameInfo(
     name="sygo",
+    menu_rank=2,
     title="Sygo",
     summary="Go variant by Christian Freeling: groups grow by one stone each per turn, and a "
     "captured group is reversed to the captor's colour; area scoring, no komi.",
