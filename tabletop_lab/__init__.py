@@ -12,9 +12,9 @@ from .core import TERMINAL, Game, GameInfo, GameType, Option, Result, State
 from .errors import (
     ActionError,
     ActionSyntaxError,
+    EngineLimitError,
     EnumerationLimitError,
     IllegalActionError,
-    LapLimitError,
     PositionError,
     RulesError,
 )
@@ -35,9 +35,9 @@ __all__ = [
     "register_game",
     "ActionError",
     "ActionSyntaxError",
+    "EngineLimitError",
     "EnumerationLimitError",
     "IllegalActionError",
-    "LapLimitError",
     "PositionError",
     "RulesError",
 ]

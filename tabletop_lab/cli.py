@@ -116,32 +116,12 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    """Play two random games and run a tiny search per game, so that numba compiles (or loads)
-    every compiled path a game has and writes it to its disk cache: on a new machine the first
-    MCTS move of an app would otherwise wait for the compiler (over a minute for Sygo). Each
-    game done is recorded (``jit.record_compiled``): boards then use its kernel at once."""
-    import time
+    """Compile every game's kernels and searches into numba's cache (``precompile.main``): on a
+    new machine the first MCTS move of an app would otherwise wait for the compiler (over a
+    minute for Sygo). Each game done is recorded: boards then use its kernel at once."""
+    from .precompile import main  # numba is loaded only here
 
-    from .agents import make_agent
-    from .kernels import playout_kernel
-    from .sim import simulate
-
-    names = [args.game] if args.game else [info["name"] for info in list_games()]
-    games = [load_game(name) for name in names]
-    for game in games:
-        if playout_kernel(game) is None:
-            print(f"{game.name}: no compiled kernel (TABLETOP_KERNELS=0, numba missing, or none for this game)")
-            continue
-        from .jit import compiling, record_compiled  # numba is loaded: the game's kernel imported it
-
-        started = time.perf_counter()
-        with compiling(game.name):
-            simulate(game, ["random"] * game.num_players, 2, progress=False)
-            search = "mcts" if game.info.perfect_information else "ismcts"
-            make_agent(f"{search}:iterations=2", game=game).analyse(game.new_initial_state())
-            record_compiled(game.name)
-        print(f"{game.name}: compiled in {time.perf_counter() - started:.1f} s", flush=True)
-    return 0
+    return main([args.game] if args.game else [])
 
 
 def _serve(args: argparse.Namespace) -> int:

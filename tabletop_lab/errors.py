@@ -9,7 +9,9 @@
           ├── ActionSyntaxError   malformed action string, unknown cell or hole
           └── IllegalActionError  well formed, but not legal here; names the rule
     RuntimeError
-     └── LapLimitError            Cross-endodoi's safety guard: an engine limit, not a rule
+     └── EngineLimitError         an engine's own limit, not a rule (games subclass it, e.g.
+          │                       Cross-endodoi's LapLimitError)
+          └── EnumerationLimitError  more whole moves than legal_moves(limit=...) lists
 
 Every engine leaves the state unchanged when it raises any of these. A message that quotes
 the input quotes only a short excerpt of it (:func:`excerpt`): a pasted megabyte must not come
@@ -28,7 +30,7 @@ __all__ = [
     "ActionError",
     "ActionSyntaxError",
     "IllegalActionError",
-    "LapLimitError",
+    "EngineLimitError",
     "EnumerationLimitError",
 ]
 
@@ -53,8 +55,10 @@ class IllegalActionError(ActionError):
     """The action is well formed but breaks a rule in this position."""
 
 
-class LapLimitError(RuntimeError):
-    """A Cross-endodoi move needed more laps than ``max_laps``; nothing was changed."""
+class EngineLimitError(RuntimeError):
+    """An engine's own limit (a safety guard or an enumeration bound, not a rule) stopped it; the
+    state is unchanged. Not a ``ValueError``: the input is legal, the engine declines to go on.
+    Displays show its message as they show a player's mistake (``widgets.controls.ErrorLog``)."""
 
 
 #: The longest excerpt of an input that an error message quotes, in characters.
@@ -105,7 +109,7 @@ def excerpt(value: Any, limit: int = EXCERPT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-class EnumerationLimitError(RuntimeError):
+class EnumerationLimitError(EngineLimitError):
     """``legal_moves(limit=...)`` found more whole moves than its limit; an engine limit, not a rule.
 
     Any single move can still be tested and played (``parse_move``, ``apply_move``), and

@@ -9,8 +9,8 @@ file only, though kernels also compile in code and constants from other modules;
 this module first deletes the package's caches whenever one of those modules has changed
 (``forget_stale_caches``).
 
-``tabletop-lab compile`` records each game it has compiled (``record_compiled``) beside numba's
-cache, so that ``is_compiled`` can tell, before any call, whether a game's compiled paths would
+``precompile.compile_game`` records each game it has compiled (``record_compiled``) beside
+numba's cache, so that ``is_compiled`` can tell, before any call, whether a game's compiled paths would
 load from the cache or wait for the compiler (``kernels.ready_kernels_only``).
 """
 
@@ -25,12 +25,12 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from .streams import _MIX1, _MIX2, GOLDEN
+from .streams import GOLDEN, MIX1, MIX2
 
 _PACKAGE = Path(__file__).resolve().parent
 #: Besides a kernel's own file, what its compiled code is made of: this module, the streams'
 #: constants, ``kernels``' codes, the shared MCTS search, and the games' rules and tables.
-_COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "agents/compiled_mcts.py", "games/**/*.py")
+_COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "compiled_search.py", "games/**/*.py")
 _STAMP = "kernel-sources.sha256"
 
 
@@ -80,7 +80,7 @@ def _compiled_stamp(game_name: str) -> Path:
 @contextlib.contextmanager
 def compiling(game_name: str) -> Iterator[None]:
     """One process at a time compiles a game (a file lock beside the cache, where the system has
-    ``fcntl``): a second ``tabletop-lab compile`` of it waits, then loads what the first wrote."""
+    ``fcntl``): a second compile of it waits, then loads what the first wrote."""
     lock = _compiled_stamp(game_name).with_suffix(".lock")
     try:
         import fcntl
@@ -131,8 +131,8 @@ __all__ = [
 ]
 
 _GOLDEN = np.uint64(GOLDEN)
-_M1 = np.uint64(_MIX1)
-_M2 = np.uint64(_MIX2)
+_M1 = np.uint64(MIX1)
+_M2 = np.uint64(MIX2)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 
 

@@ -14,7 +14,7 @@ does not load numba; without numba installed every game runs in Python.
 A kernel compiles on its first use on a machine: seconds for most games, a minute or two for
 Sygo. Where a person waits for one move, that is too long: inside ``ready_kernels_only()`` (the
 board asks its agents there) a game whose compiled code is not in numba's cache yet plays in
-Python (the same moves) while ``tabletop-lab compile --game <name>`` fills the cache in a
+Python (the same moves) while ``python -m tabletop_lab.precompile <name>`` fills the cache in a
 background process; once it is done, later calls use the kernel.
 """
 
@@ -55,7 +55,7 @@ __all__ = [
 
 #: ``PlayedGames.outcome`` codes: ended by the rules; ended by a rule's safety cap
 #: (``Result.cap_reached``); cut at ``max_actions``; not played (the Python engine must play it,
-#: e.g. to raise the engine's own error such as ``LapLimitError``).
+#: e.g. to raise the engine's own ``EngineLimitError``).
 FINISHED, RULE_CAP, CUT, REPLAY = 0, 1, 2, -1
 
 _ENV = "TABLETOP_KERNELS"
@@ -63,7 +63,7 @@ _switch: bool | None = None  # set by use_kernels(); None: follow the environmen
 _found: dict[type, Any] = {}  # Game class -> its KERNEL, or None
 _ready_only = contextvars.ContextVar("tabletop_lab_ready_kernels_only", default=False)
 _compiled: set[str] = set()  # games whose compiled code is known to load without compiling
-_compiling: dict[str, subprocess.Popen] = {}  # game name -> its background `tabletop-lab compile`
+_compiling: dict[str, subprocess.Popen] = {}  # game name -> its background `tabletop_lab.precompile`
 
 
 class PlayedGames(NamedTuple):
@@ -81,13 +81,13 @@ class PlayedGames(NamedTuple):
 
 
 class TreeRoot(NamedTuple):
-    """What ``MCTSAgent``'s compiled search (``agents.compiled_mcts``) needs from a kernel."""
+    """What ``MCTSAgent``'s compiled search (``compiled_search``) needs from a kernel."""
 
     state: np.ndarray  # int64: the kernel's array form of the root state
     key_width: int  # its first key_width entries are equal exactly when the states' key() are
     rules: tuple  # the constants and tables the game's tree operations read
     max_legal: int  # at least the number of legal actions of any state of this game
-    entry: Any  # the game's compiled ``uct_search`` (see agents/compiled_mcts.py)
+    entry: Any  # the game's compiled ``uct_search`` (see compiled_search.py)
 
 
 class PlayoutKernel(Protocol):
@@ -106,7 +106,7 @@ class PlayoutKernel(Protocol):
 
     # Optional: the tree operations that let ``MCTSAgent`` search in compiled code.
     def tree_root(self, state: State) -> TreeRoot | None:
-        """``state`` for ``agents.compiled_mcts.search_root``, or ``None`` when the kernel cannot
+        """``state`` for ``compiled_search.search_root``, or ``None`` when the kernel cannot
         search this state (or config) exactly as the Python search would."""
 
 
@@ -166,16 +166,21 @@ def _is_compiled(name: str) -> bool:
 
 
 def _compile_in_background(name: str) -> None:
-    """Start ``tabletop-lab compile --game name`` at low priority, unless this process has."""
+    """Start ``python -m tabletop_lab.precompile name`` at low priority, unless this process has.
+
+    The child runs in the directory holding this package, which ``-m`` puts first on its path:
+    it compiles the very package this process imported, whatever ``PYTHONPATH`` says."""
     if name in _compiling:
         return
-    command = [sys.executable, "-m", "tabletop_lab.cli", "compile", "--game", name]
+    command = [sys.executable, "-m", "tabletop_lab.precompile", name]
     if shutil.which("nice"):
         command = ["nice", "-n", "10", *command]
-    here = str(Path(__file__).resolve().parents[1])  # this package importable as it is here
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
     _compiling[name] = subprocess.Popen(
-        command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command,
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 

@@ -20,19 +20,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["GOLDEN", "MASK64", "choice_index", "next_draw", "fresh_stream", "fresh_streams"]
+__all__ = ["GOLDEN", "MASK64", "MIX1", "MIX2", "choice_index", "next_draw", "fresh_stream", "fresh_streams"]
 
 GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio
 MASK64 = (1 << 64) - 1
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
 
 
 def next_draw(state: int) -> tuple[int, int]:
     """The stream's next state and a uniform 64-bit draw from it."""
     state = (state + GOLDEN) & MASK64
-    z = ((state ^ (state >> 30)) * _MIX1) & MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    z = ((state ^ (state >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
     return state, z ^ (z >> 31)
 
 
@@ -58,7 +58,7 @@ def fresh_streams(seeds: np.ndarray) -> np.ndarray:
     2**64 as ``& MASK64`` does): the simulation runner derives a batch's streams with it."""
     import numpy as np
 
-    golden, mix1, mix2 = np.uint64(GOLDEN), np.uint64(_MIX1), np.uint64(_MIX2)
+    golden, mix1, mix2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
     state = seeds.astype(np.uint64) + golden
     z = (state ^ (state >> np.uint64(30))) * mix1
     z = (z ^ (z >> np.uint64(27))) * mix2

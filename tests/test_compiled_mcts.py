@@ -1,4 +1,4 @@
-"""The compiled MCTS search (``agents/compiled_mcts.py``) is the Python search, node for node.
+"""The compiled MCTS search (``compiled_search.py``) is the Python search, node for node.
 
 From the same seed, ``MCTSAgent`` with kernels on (compiled tree) and off (Python tree, Python
 rollouts) must give the same ``analyse()`` rows, ``choose_action``, ``stats`` and leave its
@@ -14,9 +14,10 @@ import random
 import numpy as np
 import pytest
 
-from tabletop_lab import LapLimitError, load_game
+from tabletop_lab import load_game
 from tabletop_lab.agents import MCTSAgent
-from tabletop_lab.agents.compiled_mcts import mt_from_random, mt_into_random, mt_shuffle, search_root
+from tabletop_lab.compiled_search import mt_from_random, mt_into_random, mt_shuffle, search_root
+from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import playout_kernel, use_kernels
 
 #: (game, options, random actions played before searching, Sygo: stop mid-turn)

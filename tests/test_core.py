@@ -30,8 +30,7 @@ def test_menus_list_games_by_their_rank_then_by_name(monkeypatch):
     names = registry.game_names()
     assert names[:5] == ["cross_endodoi", "sygo", "sinoda", "sinomilia", "capitals"]  # GameInfo.menu_rank
     assert names[5:] == sorted(names[5:])  # the rest (test games) rank alike: by name
-    first = type("First", (registry.game_class("test_nim"),), {})
-    first.info = GameInfo(name="test_first", title="First", summary="", players=(2,), menu_rank=0)
+    first = type("First", (tabletop_lab.Game,), {"info": GameInfo("test_first", "First", "", (2,), menu_rank=0)})
     monkeypatch.setitem(registry._GAMES, "test_first", first)
     assert registry.game_names()[0] == "test_first"
 
@@ -46,7 +45,7 @@ def test_bad_value_lists_the_valid_values_and_default():
         load_game("cross_endodoi", seeds_per_hole=5)
 
 
-def test_errors_are_value_errors_except_the_lap_guard():
+def test_errors_are_value_errors_except_the_engine_limits():
     for error in (
         tabletop_lab.RulesError,
         tabletop_lab.PositionError,
@@ -55,9 +54,11 @@ def test_errors_are_value_errors_except_the_lap_guard():
     ):
         assert issubclass(error, ValueError)
     assert issubclass(tabletop_lab.ActionSyntaxError, tabletop_lab.ActionError)
-    assert issubclass(tabletop_lab.LapLimitError, RuntimeError) and not issubclass(
-        tabletop_lab.LapLimitError, ValueError
-    )
+    from tabletop_lab.games.cross_endodoi import LapLimitError
+
+    for error in (LapLimitError, tabletop_lab.EnumerationLimitError):  # a game's limit, a shared one
+        assert issubclass(error, tabletop_lab.EngineLimitError) and not issubclass(error, ValueError)
+    assert issubclass(tabletop_lab.EngineLimitError, RuntimeError)
 
 
 def test_list_games_describes_options_with_defaults():

@@ -132,7 +132,7 @@ def test_without_numba_games_play_in_python(tmp_path):
 
 def test_a_board_move_never_waits_for_the_compiler(tmp_path):
     """On a machine where a game is not compiled yet, a board's agent searches in Python (the
-    same move) while ``tabletop-lab compile`` fills numba's cache in the background; once that
+    same move) while ``python -m tabletop_lab.precompile`` fills numba's cache in the background; once that
     has finished, the board's agents use the kernel, loaded from the cache."""
     code = (
         "import numba\n"

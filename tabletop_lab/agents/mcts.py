@@ -17,7 +17,7 @@ the DAG: statistics live on the edges, a node's count is the simulations through
 k! orders of one set of sub-actions in a multi-action turn lead to one node, searched once.
 
 With an ``iterations`` budget and a game kernel that offers tree operations (``tree_root``), the
-whole search runs compiled (``compiled_mcts.py``): the same simulations from the same seed, with
+whole search runs compiled (``compiled_search.py``): the same simulations from the same seed, with
 the same ``analyse()`` rows, ``stats`` and rng state afterwards, only faster. A ``seconds``
 budget, kernels switched off, or a game or config without those operations search in Python.
 """
@@ -124,13 +124,13 @@ class MCTSAgent(Agent):
     # --- the search -----------------------------------------------------------------------
 
     def _search(self, root_state: State, summarise: Callable[[_Node], Any]) -> Any:
-        """``summarise(root)`` after the simulations: compiled (``compiled_mcts``) when the game's
+        """``summarise(root)`` after the simulations: compiled (``compiled_search``) when the game's
         kernel has tree operations for this state and the budget is ``iterations``, else in
         Python. The Python tree is freed (by reference counting) before the cycle collector
         resumes; otherwise its first pass would scan the whole tree, which cost a quarter of a
         100-simulation search."""
         if self.seconds is None and playout_kernel(root_state.game) is not None:
-            from .compiled_mcts import search_root  # numba is loaded on first use only
+            from ..compiled_search import search_root  # numba is loaded on first use only
 
             c = DEFAULT_C if self.c is None else self.c
             found = search_root(root_state, self.rng, self.iterations, c, self.paranoid)
@@ -240,7 +240,7 @@ class _Node:
 
     @classmethod
     def compiled_root(cls, state: State, edges: list[tuple[int, int, float]], untried: list[int]) -> _Node:
-        """The root of a compiled search (``compiled_mcts.search_root``): its edges' statistics,
+        """The root of a compiled search (``compiled_search.search_root``): its edges' statistics,
         without the graph below."""
         root = cls(state, untried)
         for action, visits, total in edges:

@@ -1,8 +1,8 @@
 """Small parts shared by the widgets: the error log, agent and option pickers, the canvas.
 
 Errors raised inside widget callbacks vanish silently in Jupyter and Voila, so every callback
-reports into an ``ErrorLog`` instead: the player's mistakes (``ValueError``s, the engine's
-guard) as one line, anything else as a full traceback.
+reports into an ``ErrorLog`` instead: the player's mistakes (``ValueError``s) and the engine's
+limits (``EngineLimitError``) as one line, anything else as a full traceback.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from ..agents import AGENTS, Agent, agents_for
 from ..core import Game, Option, Result
-from ..errors import LapLimitError
+from ..errors import EngineLimitError
 
 __all__ = [
     "HUMAN",
@@ -61,7 +61,7 @@ class ErrorLog(widgets.Output):
     def report(self, exc: BaseException) -> None:
         """Show a user error as its message (no exception class: those are for programmers),
         anything else as a traceback."""
-        if isinstance(exc, (ValueError, LapLimitError)):
+        if isinstance(exc, (ValueError, EngineLimitError)):
             self.show(str(exc))
         else:
             self.show("".join(traceback.format_exception(exc)))

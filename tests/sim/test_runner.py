@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
-from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
+from tabletop_lab import IllegalActionError, data, load_game
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
+from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import use_kernels
 from tabletop_lab.records import GameRecord
 from tabletop_lab.sim import play_game, simulate, storable

@@ -17,8 +17,8 @@ from matplotlib.colors import same_color
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch
 
-from tabletop_lab import IllegalActionError, LapLimitError, RulesError, load_game
-from tabletop_lab.games.cross_endodoi import render
+from tabletop_lab import IllegalActionError, RulesError, load_game
+from tabletop_lab.games.cross_endodoi import LapLimitError, render
 from tabletop_lab.render import draw, renderer, state_png
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -82,7 +82,11 @@ def test_dispatch_draws_on_a_given_axes():
 
 
 def test_dispatch_refuses_games_without_renderer():
-    with pytest.raises(RulesError, match="no renderer"):
+    import tests.toy_games  # noqa: F401  (registers test_nim, which brings no renderer)
+
+    with pytest.raises(RulesError, match="game 'test_nim' has no renderer"):
+        renderer("test_nim")
+    with pytest.raises(RulesError, match="unknown game 'no_such_game'"):
         renderer("no_such_game")
 
 

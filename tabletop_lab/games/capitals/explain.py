@@ -19,6 +19,7 @@ from .geometry import (
     KIND,
     KIND_WORDS,
     PASS_TURN,
+    PLAYER_NAMES,
     RELEASE,
     SACRIFICE,
     SKIP,
@@ -32,6 +33,7 @@ from .geometry import (
     TERRITORIES,
     TRANSFER,
 )
+from .turn import FRIENDLY
 
 if TYPE_CHECKING:
     from .rules import CapitalsState
@@ -39,8 +41,6 @@ if TYPE_CHECKING:
 
 def illegal_reason(state: CapitalsState, action: int) -> str:
     """The rule ``action`` breaks in ``state`` (it is known not to be legal)."""
-    from .rules import PLAYER_NAMES
-
     kind = KIND[action]
     actor = state.actor
     if state.releases:
@@ -203,8 +203,6 @@ def _chain_reason(state: CapitalsState, action: int) -> str:
     friendly = TEAM_OF[other] == state.actor & 1
     if IS_RAM[other] and not friendly:
         return "a Ram attack may follow friendly jumps only (rule 3.2, constraint 2, ram_attack_after='friendly')"
-    from .rules import FRIENDLY
-
     if friendly != (chain.kind == FRIENDLY):
         return "friendly and hostile jumps may not be mixed in one chain (rule 3.2, constraint 1)"
     return (

@@ -22,6 +22,11 @@ of the canonical strings): every action string that can exist is listed, sorted 
 
 from __future__ import annotations
 
+#: Seats 0..3 at the top, right, bottom and left corners; teams White {0, 2} and Black {1, 3}.
+PLAYER_NAMES = ("White (top)", "Black (right)", "White (bottom)", "Black (left)")
+TEAM_NAMES = ("White", "Black")
+TEAMS = ((0, 2), (1, 3))
+
 FILES = "abcdefgh"
 SQUARE_NAMES = tuple(FILES[s % 8] + str(s // 8 + 1) for s in range(64))
 SQUARE_OF = {name: s for s, name in enumerate(SQUARE_NAMES)}

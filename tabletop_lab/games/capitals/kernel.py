@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ...agents.compiled_mcts import uct_search
+from ...compiled_search import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, TreeRoot
@@ -66,7 +66,8 @@ from .geometry import (
     TRANSFER_ID,
     chebyshev,
 )
-from .rules import FRIENDLY, HOSTILE, CapitalsGame, CapitalsState, Chain
+from .rules import CapitalsGame, CapitalsState
+from .turn import FRIENDLY, HOSTILE, Chain
 
 __all__ = ["KERNEL"]
 
@@ -894,7 +895,7 @@ def _rollout(pos, rules, budget, stream):
 
 
 # ----------------------------------------------------------------------------- the compiled tree
-# MCTSAgent's compiled search (agents/compiled_mcts.py) on ``[key | state]``: a flat state (as
+# MCTSAgent's compiled search (compiled_search.py) on ``[key | state]``: a flat state (as
 # above) after its key, ``_KEY_WIDTH`` entries that ``_tree_key`` gathers from it. ``key()`` is
 # (board, cycle, slot, actor, extra_turn, transfers, pending_sacrifice, releases, altar_filled,
 # eliminated, cages, altars, removed, the chain's (start, at, kind, jumped, landings) or None,

@@ -32,10 +32,8 @@ KEYS = (
 )
 
 
-def read_position(game: CapitalsGame, data: Any) -> CapitalsState:
-    """The state of the position ``data`` (a JSON object) under ``game``'s options."""
-    from .rules import CapitalsState
-
+def read_position(game: CapitalsGame, data: Any, state_class: type[CapitalsState]) -> CapitalsState:
+    """The ``state_class`` state of the position ``data`` (a JSON object) under ``game``'s options."""
     check_keys(data, KEYS, "capitals")
     cycle = _int(data["cycle"], "cycle")
     slot = _int(data["slot"], "slot")
@@ -84,7 +82,7 @@ def read_position(game: CapitalsGame, data: Any) -> CapitalsState:
                 f"{player}, who is not eliminated"
             )
 
-    state = CapitalsState(game, board)
+    state = state_class(game, board)
     state.cycle, state.slot, state.actor, state.extra_turn = cycle, slot, actor, extra_turn
     state.transfers, state.pending_sacrifice, state.releases = transfers, pending, releases
     state.altar_filled, state.eliminated, state.cages, state.altars = altar_filled, eliminated, cages, altars

@@ -9,8 +9,10 @@ choices the resolution may ask for. A jump chain is played one landing per actio
 ``mid_turn()`` is True and the state is not a position. As a whole move the chain is one string,
 ``jump <from> <landing> <landing>...`` (``legal_moves()``, ``apply_move``).
 
-Board geometry, unit codes and the action numbering live in ``geometry``; reading and checking
-the position JSON in ``position``.
+Board geometry, unit codes and the action numbering live in ``geometry``; the turn's rules (legal
+actions, what each does, the resolution) in ``turn``; reading and checking the position JSON in
+``position``; why an action is illegal, in words, in ``explain``; the heuristic value in
+``evaluation``. This module imports them all; none of them imports it.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from ...core import (
 )
 from ...errors import ActionSyntaxError, IllegalActionError, PositionError, excerpt
 from ...registry import register_game
+from .evaluation import white_value
+from .explain import illegal_reason, syntax_problem
 from .geometry import (
     ACTION_OF,
     ACTION_STRINGS,
-    BOTTOM,
-    CAPITAL_OWNER,
     CONTROLLER,
     DISMANTLE,
     HOP,
@@ -42,7 +44,6 @@ from .geometry import (
     IS_RAM,
     JUMP,
     JUMPED,
-    JUMPS_FROM,
     KIND,
     KIND_WORDS,
     NEIGHBOURS4,
@@ -52,40 +53,24 @@ from .geometry import (
     OWNER,
     PASS_TURN,
     PASS_TURN_ID,
-    RELEASE_ID,
-    RELEASE_ORDER,
+    PLAYER_NAMES,
     SACRIFICE,
-    SACRIFICE_ID,
     SKIP,
-    SKIP_ID,
     SOURCE,
     SQUARE_NAMES,
     SQUARE_OF,
     STEP,
-    STEPS_FROM,
     STOP,
     STOP_ID,
     TARGET,
-    TEAM_OF,
+    TEAMS,
     TERRITORIES,
-    TERRITORY_OWNER,
     TOP,
     TRANSFER,
-    TRANSFER_ID,
     unit_code,
 )
-
-PLAYER_NAMES = ("White (top)", "Black (right)", "White (bottom)", "Black (left)")
-#: Per player, by unit code: does the player control the unit?
-_CONTROLLED_BY = tuple(tuple(c != 0 and CONTROLLER[c] == a for c in range(81)) for a in range(4))
-#: Per actor, by unit code: may a single piece step there (empty, or an allied single: 3.1)?
-_STEPPABLE = tuple(tuple(c == 0 or (CONTROLLER[c] == a ^ 2 and not IS_RAM[c]) for c in range(81)) for a in range(4))
-#: Per actor, by unit code: may a chain's first jump go over it (any unit but an enemy Ram: 3.2)?
-_FIRST_JUMPABLE = tuple(tuple(c != 0 and (TEAM_OF[c] == a & 1 or not IS_RAM[c]) for c in range(81)) for a in range(4))
-TEAM_NAMES = ("White", "Black")
-TEAMS = ((0, 2), (1, 3))
-#: Kinds of jump in a chain (3.2).
-FRIENDLY, HOSTILE = 1, 2
+from .position import read_position
+from .turn import CapitalsTurn, Chain
 
 GAME_INFO = GameInfo(
     name="capitals",
@@ -221,35 +206,12 @@ class CapitalsGame(Game):
 
     def state_from_dict(self, data: Any) -> CapitalsState:
         """Read and check a position (spec 8); raises ``PositionError`` naming the problem."""
-        from .position import read_position
-
-        state = read_position(self, data)
+        state = read_position(self, data, CapitalsState)
         state._start = state.to_dict()
         return state
 
 
-class Chain:
-    """A jump chain in progress: where it started and stands, what it jumped and captured."""
-
-    __slots__ = ("start", "at", "kind", "jumped", "landings", "captures")
-
-    def __init__(self, start: int, at: int, kind: int):
-        self.start = start
-        self.at = at
-        self.kind = kind  # FRIENDLY or HOSTILE, fixed by the first jump
-        self.jumped: list[int] = []  # squares of the units jumped, in order
-        self.landings: list[int] = []
-        self.captures: list[tuple[int, bool, int]] = []  # (square, Ram attack?, owner captured)
-
-    def copy(self) -> Chain:
-        new = Chain(self.start, self.at, self.kind)
-        new.jumped = list(self.jumped)
-        new.landings = list(self.landings)
-        new.captures = list(self.captures)
-        return new
-
-
-class CapitalsState(State):
+class CapitalsState(CapitalsTurn, State):
     """A Capitals position, plus the turn in progress (a chain, or a pass-turn's sacrifice).
 
     Fields follow the position JSON: ``board`` (64 unit codes), ``cycle``, ``slot``, ``actor``,
@@ -368,8 +330,6 @@ class CapitalsState(State):
         """
         if self._outcome is not None:
             return self.returns()
-        from .evaluation import white_value
-
         value = white_value(self)
         return [value, -value, value, -value]
 
@@ -389,8 +349,6 @@ class CapitalsState(State):
             legal = self._legal = self._generate()
         if action in legal:
             return None
-        from .explain import illegal_reason
-
         return illegal_reason(self, action)
 
     def _apply(self, action: int) -> None:
@@ -438,8 +396,6 @@ class CapitalsState(State):
     def string_to_action(self, text: str) -> int:
         action = ACTION_OF.get(text) if isinstance(text, str) else None
         if action is None:
-            from .explain import syntax_problem
-
             raise ActionSyntaxError(f"capitals: {excerpt(text)} is not an action: {syntax_problem(text)}")
         return action
 
@@ -501,8 +457,6 @@ class CapitalsState(State):
             probe._apply(action)
         if probe.chain is None:
             return "the chain ends immediately after a Ram attack (rule 3.2, constraint 2)"
-        from .explain import illegal_reason
-
         return illegal_reason(probe, hop)
 
     def _move_string(self, actions: list[int]) -> str:
@@ -589,360 +543,3 @@ class CapitalsState(State):
             progress,
             self.pass_pending,
         )
-
-    # --- legal actions ----------------------------------------------------------------------------
-
-    def _generate(self) -> list[int]:
-        if self.releases:
-            territory = TERRITORIES[self.releases[0][1]]
-            return sorted(RELEASE_ID[s] for s in territory if not self.board[s])
-        if self.pending_sacrifice:
-            return sorted(SACRIFICE_ID[s] for s in self._sacrificeable())
-        if self.chain is not None:
-            actions = [HOP_ID[land] for land in self._hops(self.chain, self.board)]
-            if self._can_stop(self.chain):
-                actions.append(STOP_ID)
-            return sorted(actions)
-        actions = self._main_actions()
-        if not actions:
-            actions.append(SKIP_ID)
-        if self.cages[self.actor]:
-            options = self.game.options
-            can_transfer = self.transfers < options["transfers_per_turn"]
-            can_pass = not self.extra_turn or options["pass_turn_chain"]
-            if (can_transfer or can_pass) and self.has_synergy():
-                if can_transfer:
-                    actions.append(TRANSFER_ID)
-                if can_pass:
-                    actions.append(PASS_TURN_ID)
-        actions.sort()
-        return actions
-
-    def _main_actions(self) -> list[int]:
-        """Steps, first jumps and dismantles of the actor's units (3.1-3.4), unsorted."""
-        board, actor = self.board, self.actor
-        steppable, jumpable = _STEPPABLE[actor], _FIRST_JUMPABLE[actor]
-        ram_jumps = self.game.options["ram_jump"] == "single"
-        actions: list[int] = []
-        own = _CONTROLLED_BY[actor]
-        for square in [s for s, code in enumerate(board) if own[code]]:
-            if IS_RAM[board[square]]:
-                for n, step, dismantle in STEPS_FROM[square]:
-                    if not board[n]:
-                        actions += (step, dismantle)
-                if ram_jumps:
-                    actions += [jump for over, land, jump in JUMPS_FROM[square] if board[over] and not board[land]]
-            else:
-                actions += [step for n, step, _ in STEPS_FROM[square] if steppable[board[n]]]
-                actions += [
-                    jump for over, land, jump in JUMPS_FROM[square] if jumpable[board[over]] and not board[land]
-                ]
-        return actions
-
-    def _hops(self, chain: Chain, board: list[int], check_dead_ends: bool = True) -> list[int]:
-        """Landing squares of the legal next jumps of ``chain`` (3.2), with no dead ends (9a)."""
-        team = self.actor & 1
-        friendly_only = self.game.options["ram_attack_after"] == "friendly"
-        landings = []
-        for over, land, _ in JUMPS_FROM[chain.at]:
-            other = board[over]
-            if not other or board[land] or over in chain.jumped:
-                continue
-            if TEAM_OF[other] == team:
-                if chain.kind != FRIENDLY:
-                    continue
-            elif IS_RAM[other]:
-                if friendly_only and chain.kind != FRIENDLY:
-                    continue
-            elif chain.kind != HOSTILE:
-                continue
-            if land == chain.start and check_dead_ends and not self._end_on_start:
-                if (IS_RAM[other] and TEAM_OF[other] != team) or not self._continues_from_start(chain, board, over):
-                    continue  # the chain would be stuck on its starting square
-            landings.append(land)
-        return landings
-
-    def _continues_from_start(self, chain: Chain, board: list[int], over: int) -> bool:
-        """After jumping ``over`` back onto the start square, is there a way on (9a, no dead ends)?"""
-        trial_board = list(board)
-        trial_board[chain.start], trial_board[chain.at] = trial_board[chain.at], 0
-        if self._immediate and chain.kind == HOSTILE and TEAM_OF[board[over]] != self.actor & 1:
-            trial_board[over] = 0
-        trial = chain.copy()
-        trial.jumped.append(over)
-        trial.at = chain.start
-        return bool(self._hops(trial, trial_board, check_dead_ends=False))
-
-    def _can_stop(self, chain: Chain) -> bool:
-        return chain.at != chain.start or self._end_on_start
-
-    def _sacrificeable(self) -> list[int]:
-        """Squares of the actor's single pieces (and Rams, with ``sacrifice_from_ram``) (5.2)."""
-        board, actor = self.board, self.actor
-        rams = self.game.options["sacrifice_from_ram"]
-        return [s for s in range(64) if board[s] and CONTROLLER[board[s]] == actor and (rams or not IS_RAM[board[s]])]
-
-    # --- main actions -------------------------------------------------------------------------------
-
-    def _step(self, origin: int, target: int) -> None:
-        board = self.board
-        code, other = board[origin], board[target]
-        board[origin] = 0
-        if other:  # onto an allied single: a Ram, controlled by the bottom piece's controller (3.1)
-            code = unit_code(OWNER[other], CONTROLLER[other], OWNER[code])
-        board[target] = code
-        self._last = (self.actor, STEP, (origin, target))
-        if CAPITAL_OWNER[target] < 0 and self.cycle % 4:  # the common case: nothing to resolve
-            self._advance(False)
-        else:
-            self._resolve([], self._entered([target], CONTROLLER[code]), passed=False)
-
-    def _dismantle(self, ram: int, target: int) -> None:
-        board = self.board
-        code = board[ram]
-        top = TOP[code]
-        if self.game.options["dismantle_top"] == "keep":
-            controller = CONTROLLER[code]
-        else:
-            controller = top if not self.eliminated[top] else top ^ 2
-        board[ram] = BOTTOM[code]
-        board[target] = unit_code(top, controller)
-        self._last = (self.actor, DISMANTLE, (ram, target))
-        self._resolve([], self._entered([target], controller), passed=False)
-
-    def _jump(self, origin: int, landing: int) -> None:
-        board = self.board
-        code = board[origin]
-        over = JUMPED[64 * origin + landing]
-        other = board[over]
-        friendly = TEAM_OF[other] == self.actor & 1
-        if IS_RAM[code]:  # a Ram's single jump (3.3)
-            captured = []
-            if not friendly:
-                captured = [TOP[other], OWNER[other]] if IS_RAM[other] else [OWNER[other]]
-                board[over] = 0
-            board[origin], board[landing] = 0, code
-            self._last = (self.actor, JUMP, (origin, landing))
-            self._resolve(captured, self._entered([landing], self.actor), passed=False)
-            return
-        self.chain = Chain(origin, origin, FRIENDLY if friendly else HOSTILE)
-        self._leap(self.chain, over, landing)
-
-    def _hop(self, landing: int) -> None:
-        chain = self.chain
-        self._leap(chain, JUMPED[64 * chain.at + landing], landing)
-
-    def _leap(self, chain: Chain, over: int, landing: int) -> None:
-        """Move the chain's piece over ``over`` onto ``landing``; end the chain if it cannot go on."""
-        board = self.board
-        other = board[over]
-        board[landing], board[chain.at] = board[chain.at], 0
-        chain.at = landing
-        chain.landings.append(landing)
-        chain.jumped.append(over)
-        if TEAM_OF[other] != self.actor & 1:
-            ram_attack = IS_RAM[other]
-            chain.captures.append((over, ram_attack, TOP[other] if ram_attack else OWNER[other]))
-            if self._immediate:
-                board[over] = BOTTOM[other] if ram_attack else 0
-            if ram_attack:  # a Ram attack ends the chain (3.2, rule 2)
-                self._end_chain()
-                return
-        if not self._hold_chain and not self._hops(chain, board):
-            self._end_chain()
-
-    def _end_chain(self) -> None:
-        chain, board = self.chain, self.board
-        self.chain = None
-        if not self._immediate:  # captured pieces leave together at the end (3.2, rule 4)
-            for square, ram_attack, _ in chain.captures:
-                board[square] = BOTTOM[board[square]] if ram_attack else 0
-        captured = [owner for _, _, owner in chain.captures]
-        self._last = (self.actor, JUMP, (chain.start, *chain.landings))
-        if self.game.options["capital_entry"] == "final_square":
-            entered = self._entered([chain.at], self.actor)
-        else:
-            entered = self._entered(chain.landings, self.actor)
-        self._resolve(captured, entered, passed=False)
-
-    def _pass_turn(self) -> None:
-        piece = self.cages[self.actor].pop(0)
-        if self.game.options["pass_turn_cost"] == "altar":
-            self.altars[self.actor].append(piece)
-            self.altar_filled[self.actor] = True
-        else:
-            self.removed[piece] += 1
-        self._last = (self.actor, PASS_TURN, ())
-        self._resolve([], [], passed=True)
-
-    # --- resolution (section 2, step 3) -----------------------------------------------------------
-
-    def _entered(self, squares: list[int], controller: int) -> list[int]:
-        """Players whose Capital a unit of ``controller`` arrived on, in order (5.1)."""
-        entered = []
-        team = controller & 1
-        for square in squares:
-            player = CAPITAL_OWNER[square]
-            if player >= 0 and player & 1 != team and not self.eliminated[player] and player not in entered:
-                entered.append(player)
-        return entered
-
-    def _resolve(self, captured: list[int], entered: list[int], passed: bool) -> None:
-        actor = self.actor
-        if captured:
-            if self.cycle % 4 == 0:
-                self.altars[actor].extend(captured)
-                self.altar_filled[actor] = True
-            else:
-                self.cages[actor].extend(captured)
-        attacking = bool(captured)
-        queue: list[tuple[int, int]] = []
-        if entered:
-            for player in entered:
-                self.eliminated[player] = True
-            for player in entered:
-                self._eliminate(player)
-                queue.extend((owner, player) for owner in self.cages[player])
-                self.cages[player] = []
-            attacking = attacking or self.game.options["elimination_is_attack"]
-        if (captured or entered) and self._check_end():
-            for owner, _ in queue:
-                self.removed[owner] += 1
-            return
-        if queue:
-            self.releases = queue
-            if self.game.options["prisoner_placement"] == "fixed":
-                while self.releases:
-                    owner, territory = self.releases[0]
-                    free = [s for s in RELEASE_ORDER[territory] if not self.board[s]]
-                    if free:
-                        self._place(free[0])
-                    else:
-                        self.removed[owner] += 1
-                        self.releases.pop(0)
-            else:
-                self._drop_unplaceable()
-                if self.releases:
-                    return
-        self._after_releases(attacking, passed)
-
-    def _eliminate(self, player: int) -> None:
-        """Clear ``player``'s Territory of their units; hand the rest to the ally (5.1, steps 1-2)."""
-        board, ally = self.board, player ^ 2
-        for square in range(64):
-            code = board[square]
-            if code and CONTROLLER[code] == player:
-                if TERRITORY_OWNER[square] == player:
-                    self.removed[OWNER[code]] += 1
-                    if IS_RAM[code]:
-                        self.removed[TOP[code]] += 1
-                    board[square] = 0
-                elif not self.eliminated[ally]:
-                    board[square] = unit_code(OWNER[code], ally, TOP[code])
-
-    def _drop_unplaceable(self) -> None:
-        """Queued prisoners whose Territory is full leave the game (5.1, step 3)."""
-        board = self.board
-        while self.releases:
-            owner, territory = self.releases[0]
-            if any(not board[s] for s in TERRITORIES[territory]):
-                return
-            self.removed[owner] += 1
-            self.releases.pop(0)
-
-    def _place(self, square: int) -> None:
-        owner, _ = self.releases.pop(0)
-        controller = owner if not self.eliminated[owner] else owner ^ 2
-        self.board[square] = unit_code(owner, controller)
-
-    def _release(self, square: int) -> None:
-        self._place(square)
-        self._drop_unplaceable()
-        if not self.releases:
-            self._after_releases(self.game.options["elimination_is_attack"], passed=False)
-
-    def _after_releases(self, attacking: bool, passed: bool) -> None:
-        """The Hunger sacrifice (5.2), the second win check, then the next turn (section 2, step 4)."""
-        actor = self.actor
-        if self.cycle % 4 == 0 and not attacking and not self.altar_filled[actor]:
-            cage = self.cages[actor]
-            if cage:
-                self.altars[actor].append(cage.pop(0))
-                self.altar_filled[actor] = True
-            elif self._sacrificeable():
-                self.pending_sacrifice = True
-                self.pass_pending = passed
-                return
-        self._advance(passed)  # nothing left the board since the win check (5.3)
-
-    def _sacrifice(self, square: int) -> None:
-        code = self.board[square]
-        if IS_RAM[code]:
-            self.altars[self.actor].append(TOP[code])
-            self.board[square] = BOTTOM[code]
-        else:
-            self.altars[self.actor].append(OWNER[code])
-            self.board[square] = 0
-        self.altar_filled[self.actor] = True
-        self.pending_sacrifice = False
-        passed, self.pass_pending = self.pass_pending, False
-        if self._last is not None:
-            self._last = (*self._last[:3], square)
-        if not self._check_end():
-            self._advance(passed)
-
-    def _advance(self, passed: bool) -> None:
-        """The next turn: the ally's extra turn after a pass-turn, else the next slot (section 2)."""
-        self.transfers = 0
-        if passed:
-            self.actor ^= 2
-            self.extra_turn = True
-            return
-        self.extra_turn = False
-        skip = self.game.options["eliminated_slot"] == "skip"
-        while True:
-            self.slot += 1
-            if self.slot == 4:
-                self.slot = 0
-                self.cycle += 1
-                self.altar_filled = [False] * 4
-                if self._cap is not None and self.cycle > self._cap:
-                    self.actor = self._slot_actor(0)
-                    self._outcome = ((0, 1, 2, 3), "cap", True)
-                    return
-            if not self.eliminated[self.slot]:
-                self.actor = self.slot
-                return
-            if not skip:
-                self.actor = self.slot ^ 2
-                return
-
-    def _slot_actor(self, slot: int) -> int:
-        """Who plays ``slot`` without an extra turn: the seat, or its ally under ``"ally"``."""
-        if self.eliminated[slot] and self.game.options["eliminated_slot"] == "ally":
-            return slot ^ 2
-        return slot
-
-    def _check_end(self) -> bool:
-        """Set the outcome if a team has won (5.3); True when the game is over."""
-        self._outcome = self._winning_outcome()
-        return self._outcome is not None
-
-    def _winning_outcome(self) -> tuple[tuple[int, ...], str, bool] | None:
-        present = [False, False]
-        for code in self.board:
-            if code:
-                present[TEAM_OF[code]] = True
-        eliminated = self.eliminated
-        capitals = [eliminated[1] and eliminated[3], eliminated[0] and eliminated[2]]
-        wins = [capitals[0] or not present[1], capitals[1] or not present[0]]
-        if not (wins[0] or wins[1]):
-            return None
-        team = self.actor & 1 if wins[0] and wins[1] else (0 if wins[0] else 1)
-        return TEAMS[team], "capitals" if capitals[team] else "no_pieces", False
-
-    def _refresh_outcome(self) -> None:
-        """The outcome of a loaded position: a win, the cap, or nothing."""
-        self._outcome = self._winning_outcome()
-        if self._outcome is None and self._cap is not None and self.cycle > self._cap:
-            self._outcome = ((0, 1, 2, 3), "cap", True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...board_adapter import BoardAdapter, subsample
-from ...errors import ActionError, LapLimitError
+from ...errors import ActionError
 from . import render
-from .rules import CrossEndodoiState
+from .rules import CrossEndodoiState, LapLimitError
 
 __all__ = ["Adapter"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...agents.compiled_mcts import uct_search
+from ...compiled_search import uct_search
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot
 from .rules import NUM_HOLES, ROW, CrossEndodoiGame, CrossEndodoiState
@@ -204,7 +204,7 @@ def _roll(pos, budget, stream, ring, max_laps, total):
 
 
 # ----------------------------------------------------------------------------- the compiled tree
-# MCTSAgent's compiled search (agents/compiled_mcts.py) on the array form of ``flat``: all 15
+# MCTSAgent's compiled search (compiled_search.py) on the array form of ``flat``: all 15
 # entries are the key, as ``key()`` is (holes, stores, to_move) and nothing else.
 # ``rules`` = (ring, max_laps, total seeds).
 

@@ -31,9 +31,8 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangl
 from matplotlib.path import Path
 from matplotlib.text import Text
 
-from ...errors import LapLimitError
 from ...fastdraw import StaticLayer, add_cached_text
-from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, owner
+from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, LapLimitError, owner
 
 __all__ = [
     "AXES_RECT",

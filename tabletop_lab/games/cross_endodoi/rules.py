@@ -33,7 +33,7 @@ from ...core import (
     check_keys,
     positive_int,
 )
-from ...errors import ActionSyntaxError, LapLimitError, PositionError, excerpt
+from ...errors import ActionSyntaxError, EngineLimitError, PositionError, excerpt
 from ...registry import register_game
 
 NUM_HOLES = 12
@@ -44,6 +44,10 @@ _NOTATION = re.compile(
 )
 _COUNT = re.compile(r"[0-9]+")
 _ACTION = re.compile(r"^(0|[1-9][0-9]?)$")
+
+
+class LapLimitError(EngineLimitError):
+    """A Cross-endodoi move needed more laps than ``max_laps``; nothing was changed."""
 
 
 def opposite(hole: int) -> int:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...agents.compiled_mcts import uct_search
+from ...compiled_search import uct_search
 from ...jit import choice_index, copy_into, next_draw, njit
 from ...kernels import CUT, FINISHED, PlayedGames, TreeRoot
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
@@ -406,7 +406,7 @@ def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most
 
 
 # ----------------------------------------------------------------------------- the compiled tree
-# MCTSAgent's compiled search (agents/compiled_mcts.py) on a position array (``flat``) plus one
+# MCTSAgent's compiled search (compiled_search.py) on a position array (``flat``) plus one
 # entry: how the game stands (``_GOING``, ``_STANDARD``, ``_SINODA``), updated as the engine
 # updates ``_end`` (after a capture, and after a change down with two players). The key is the
 # position array: ``key()`` is (to_move, owner, value, captured) and ``captured[p]`` is a sorted

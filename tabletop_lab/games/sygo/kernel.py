@@ -56,7 +56,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ...agents.compiled_mcts import uct_search
+from ...compiled_search import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, grown_rows, next_draw, njit
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
@@ -2018,7 +2018,7 @@ def _write_notations(boards, size, text):
 
 
 # ----------------------------------------------------------------------------- the compiled tree
-# MCTSAgent's compiled search (agents/compiled_mcts.py) on one int64 array a state (W words):
+# MCTSAgent's compiled search (compiled_search.py) on one int64 array a state (W words):
 #   [0, 2W + 4)       the board as ``_play`` takes it: white, black, to_move, grown, passes, mid;
 #   [2W + 4, 5W + 4)  mid-turn: the turn's node fields added, grown, closed (zero between moves);
 #   [5W + 4, 7W + 4)  mid-turn: the turn's start position (white, black);

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_lab import LapLimitError, load_game
+from tabletop_lab import load_game
+from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import CUT, FINISHED, REPLAY, playout_kernel, random_rollout
 from tests.kernel_reference import reference_game
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from tabletop_lab import (
     ActionSyntaxError,
     IllegalActionError,
-    LapLimitError,
     PositionError,
     RulesError,
     load_game,
 )
+from tabletop_lab.games.cross_endodoi import LapLimitError
 
 GAME = load_game("cross_endodoi")
 

@@ -49,9 +49,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ..core import State
-from ..jit import copy_into, grown, grown_rows, njit
-from ..kernels import playout_kernel
+from .core import State
+from .jit import copy_into, grown, grown_rows, njit
+from .kernels import playout_kernel
 
 #: How a game's entry takes ``uct_search``: inlined into it by numba, so that the game's operations
 #: are called as the entry's own globals (passed as values, numba would embed their addresses and
