@@ -65,7 +65,8 @@ def chunk_sizes(n_games: int) -> list[int]:
 class SimulationPanel(widgets.VBox):
     """Simulate games between the agents picked per seat (CSS class ``tl-sim``).
 
-    ``choose_game=True`` adds a game picker listing every registered game. ``results`` holds the
+    ``game``: a name or a Game (default: the first game menus list). ``choose_game=True`` adds a
+    game picker listing every registered game. ``results`` holds the
     rows played so far (a ``simulate`` DataFrame). ``run()`` starts a run and returns its thread,
     ``stop()`` asks it to end, ``wait()`` joins it and returns the results. Status
     (``tl-sim-status``): ``idle``, ``running k/n, about s left``, ``done: n games in s``,
@@ -74,7 +75,7 @@ class SimulationPanel(widgets.VBox):
 
     def __init__(
         self,
-        game: str | Game = "cross_endodoi",
+        game: str | Game | None = None,
         *,
         options: dict | None = None,
         agents: list | None = None,
@@ -85,9 +86,10 @@ class SimulationPanel(widgets.VBox):
     ):
         super().__init__()
         self.add_class("tl-sim")
+        games = [(g["title"], g["name"]) for g in list_games()]
+        game = games[0][1] if game is None else game
         self.game = load_game(game, **(options or {})) if isinstance(game, str) else game
         style = {"description_width": "initial"}
-        games = [(g["title"], g["name"]) for g in list_games()]
         if self.game.name not in [name for _, name in games]:  # a test game, not in menus
             games.append((self.game.info.title, self.game.name))
         self.game_picker = widgets.Dropdown(options=games, value=self.game.name, description="Game")
