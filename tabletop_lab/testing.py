@@ -180,7 +180,7 @@ def check_tensors(game: Game, *, n_games: int = 3, seed: int = 0, max_actions: i
     """Play ``n_games`` seeded random games checking the OpenSpiel-placed tensors at every state.
 
     The mask has ``num_distinct_actions()`` entries, 1 exactly at the legal actions; each seat's
-    observation tensor has the declared shape, finite floats only, and equals the tensor of every
+    observation tensor has the declared shape, floats in [0, 1] only (ready for a Box(0, 1) space), and equals the tensor of every
     state that seat cannot tell from this one (``resample``): a seat's tensor never depends on
     another seat's hidden data. With perfect information every seat sees the same encoding (after
     the seat one-hot). Returns the number of states checked.
@@ -211,11 +211,11 @@ def check_tensors(game: Game, *, n_games: int = 3, seed: int = 0, max_actions: i
                 tensor = state.observation_tensor(p)
                 _expect(len(tensor) == length, game, seed, step, f"{where}: player {p}'s tensor has the declared shape")
                 _expect(
-                    all(type(x) is float and -1e9 < x < 1e9 for x in tensor),
+                    all(type(x) is float and 0.0 <= x <= 1.0 for x in tensor),
                     game,
                     seed,
                     step,
-                    f"{where}: finite floats",
+                    f"{where}: floats in [0, 1]",
                 )
                 _expect(tensor[:n] == [float(q == p) for q in range(n)], game, seed, step, f"{where}: seat one-hot")
                 twin = state.resample(p, rng)

@@ -37,7 +37,9 @@ def test_harness_catches_a_tensor_that_leaks_hidden_data(monkeypatch):
     game = load_game("sinomilia")
     state_class = type(game.new_initial_state())
     honest = state_class.observation_tensor
-    monkeypatch.setattr(state_class, "observation_tensor", lambda self, p: honest(self, p) + [float(self.cards[1 - p])])
+    monkeypatch.setattr(
+        state_class, "observation_tensor", lambda self, p: honest(self, p) + [(self.cards[1 - p] + 1) / 10]
+    )
     monkeypatch.setattr(game, "observation_tensor_shape", lambda: [94 + 1])
     with pytest.raises(AssertionError, match="ignores others' hidden data"):
         check_tensors(game, n_games=1, seed=0)
