@@ -1,6 +1,6 @@
 """tabletop_lab against OpenSpiel, side by side in one run on this machine.
 
-    .venv/bin/pip install -e ".[anchors]"     # OpenSpiel 2.x, for the anchors
+    .venv/bin/pip install -e ".[interop]"     # OpenSpiel 2.x, for the anchors
     .venv/bin/python scripts/bench_anchors.py [--game cross_endodoi] [--seconds 1] [--rounds 3]
     .venv/bin/python scripts/bench_anchors.py --game sinoda --option players=6
     .venv/bin/python scripts/bench_anchors.py --game sygo --option size=19   # against Go 19x19
@@ -61,7 +61,7 @@ def main() -> int:
         import pyspiel
     except ImportError:
         pyspiel = None
-        print("OpenSpiel is not installed (pip install -e '.[anchors]'): measuring tabletop_lab only\n")
+        print("OpenSpiel is not installed (pip install -e '.[interop]'): measuring tabletop_lab only\n")
     names = [args.game] if args.game else [g["name"] for g in list_games() if g["name"] in ANCHORS]
     for name in names:
         report(name, pyspiel, args)

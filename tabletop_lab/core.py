@@ -61,7 +61,7 @@ MOVE_LIMIT = 10_000
 #: The optional parts a game may bring (``Game.part``): the module beside ``rules.py`` that holds
 #: each by default, and the name the part has in it (``None``: the module itself).
 PARTS = {"render": ("render", None), "board": ("board", "Adapter"), "kernel": ("kernel", "KERNEL"),
-         "agents": ("agents", "AGENTS")}  # fmt: skip
+         "agents": ("agents", "AGENTS"), "tensor": ("tensor", None)}  # fmt: skip
 
 INFORMATION = ("perfect", "imperfect")
 UTILITY = ("zero_sum", "general_sum", "team")
@@ -361,6 +361,39 @@ class Game:
         name, _, attribute = target.partition(":") if ":" in target else (target, "", attribute or "")
         found = importlib.import_module(name)
         return getattr(found, attribute) if attribute else found
+
+    # --- tensors, as OpenSpiel places them (each game's encoding lives in its own module) ---
+
+    # The encoding is the game's ``tensor`` part (``Game.part``): ``num_distinct_actions(game)``,
+    # ``observation_size(game)`` and ``encode(game, observation, player)``
+    # (see ``games/cross_endodoi/tensor.py``).
+
+    def num_distinct_actions(self) -> int:
+        """How many action ints exist under these options: every action is in ``0..n-1``.
+
+        >>> from tabletop_lab import load_game
+        >>> load_game("cross_endodoi").num_distinct_actions()
+        12
+        """
+        return self._tensor_hooks().num_distinct_actions(self)
+
+    def observation_tensor_shape(self) -> list[int]:
+        """The shape of ``State.observation_tensor``: one flat axis, ``[players + encoding]``.
+
+        The tensor starts with the observer's seat, one-hot; the rest is the game's encoding.
+        Every tensor is a flat list of floats, since rules code stays free of numpy.
+
+        >>> from tabletop_lab import load_game
+        >>> load_game("cross_endodoi").observation_tensor_shape()
+        [18]
+        """
+        return [self.num_players + self._tensor_hooks().observation_size(self)]
+
+    def _tensor_hooks(self) -> Any:
+        hooks = type(self).part("tensor")
+        if hooks is None:
+            raise NotImplementedError(f"{self.name}: no tensor encoding (the game has no tensor part)")
+        return hooks
 
     def new_initial_state(self) -> State:
         raise NotImplementedError
@@ -716,6 +749,24 @@ class State:
         seen = " ".join(self.observed_action_string(a, player) for a in self._history)
         return f"{canonical_json(self.observation(player))} | {seen}"
 
+    def legal_actions_mask(self) -> list[int]:
+        """1 at each legal action, 0 elsewhere, ``game.num_distinct_actions()`` long (OpenSpiel's)."""
+        mask = [0] * self.game.num_distinct_actions()
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """``player``'s observation as a flat list of floats, ``game.observation_tensor_shape()`` long.
+
+        Encoded from ``observation(player)`` alone, so a seat's tensor never depends on another
+        seat's hidden data: the observer's seat one-hot, then the game's encoding.
+        """
+        self._check_player(player)
+        seat = [0.0] * self.game.num_players
+        seat[player] = 1.0
+        return seat + self.game._tensor_hooks().encode(self.game, self.observation(player), player)
+
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.game.num_players:
             raise ValueError(f"{self.game.name}: player must be 0..{self.game.num_players - 1}, got {excerpt(player)}")
@@ -797,3 +848,12 @@ def check_int_list(value: Any, length: int, field_name: str, game: str, maximum:
         if v > maximum:
             raise PositionError(f"{game}: {field_name}[{i}] is {excerpt(v)}, more than the maximum {maximum}")
     return list(value)
+
+
+def one_hot(index: int | None, size: int) -> list[float]:
+    """``size`` floats, 1.0 at ``index`` and 0.0 elsewhere (all 0.0 for ``None``): tensor encodings.
+
+    >>> one_hot(1, 3)
+    [0.0, 1.0, 0.0]
+    """
+    return [float(index == k) for k in range(size)]

@@ -26,7 +26,7 @@ from .errors import ActionError, ActionSyntaxError, EnumerationLimitError, Posit
 from .records import GameRecord
 from .registry import load_game
 
-__all__ = ["check_game", "check_state", "option_variants", "playthrough"]
+__all__ = ["check_game", "check_state", "check_tensors", "option_variants", "playthrough"]
 
 _BAD_MOVE_STRINGS = ("", " ", "1\n", "nonsense", "99999", "-1", "0 0", "\n", "pass pass pass")
 
@@ -174,6 +174,65 @@ def check_state(state: State, rng: random.Random, where: str = "") -> int:
         expect(_snapshot(twin) == _snapshot(child), "a state and its clone given the same action stay equal")
     expect(_snapshot(state) == snapshot, "checks left the state unchanged")
     return varied
+
+
+def check_tensors(game: Game, *, n_games: int = 3, seed: int = 0, max_actions: int | None = None) -> int:
+    """Play ``n_games`` seeded random games checking the OpenSpiel-placed tensors at every state.
+
+    The mask has ``num_distinct_actions()`` entries, 1 exactly at the legal actions; each seat's
+    observation tensor has the declared shape, floats in [0, 1] only (ready for a Box(0, 1) space), and equals the tensor of every
+    state that seat cannot tell from this one (``resample``): a seat's tensor never depends on
+    another seat's hidden data. With perfect information every seat sees the same encoding (after
+    the seat one-hot). Returns the number of states checked.
+
+    >>> from tabletop_lab import load_game
+    >>> check_tensors(load_game("cross_endodoi"), n_games=1) > 10
+    True
+    """
+    size = game.num_distinct_actions()
+    (length,) = game.observation_tensor_shape()
+    n = game.num_players
+    cap = max_actions or game.info.max_actions
+    states = 0
+    seen: set[tuple[float, ...]] = set()
+    for index in range(n_games):
+        rng = random.Random(seed * 100_003 + index ^ 0x7E5)
+        for step, (state, _) in enumerate(_random_trajectory(game.new_initial_state(), seed * 100_003 + index, cap)):
+            where = f"seed {seed} game {index} step {step}"
+            mask = state.legal_actions_mask()
+            _expect(len(mask) == size, game, seed, step, f"{where}: the mask has num_distinct_actions() entries")
+            legal = [a for a, bit in enumerate(mask) if bit == 1]
+            _expect(
+                legal == sorted(state.legal_actions()), game, seed, step, f"{where}: the mask marks the legal actions"
+            )
+            _expect(set(mask) <= {0, 1}, game, seed, step, f"{where}: the mask holds 0 and 1 only")
+            tensors = []
+            for p in range(n):
+                tensor = state.observation_tensor(p)
+                _expect(len(tensor) == length, game, seed, step, f"{where}: player {p}'s tensor has the declared shape")
+                _expect(
+                    all(type(x) is float and 0.0 <= x <= 1.0 for x in tensor),
+                    game,
+                    seed,
+                    step,
+                    f"{where}: floats in [0, 1]",
+                )
+                _expect(tensor[:n] == [float(q == p) for q in range(n)], game, seed, step, f"{where}: seat one-hot")
+                twin = state.resample(p, rng)
+                _expect(
+                    twin.observation_tensor(p) == tensor,
+                    game,
+                    seed,
+                    step,
+                    f"{where}: player {p}'s tensor ignores others' hidden data",
+                )
+                tensors.append(tensor[n:])
+            if game.info.perfect_information:
+                _expect(all(t == tensors[0] for t in tensors), game, seed, step, f"{where}: public data, one encoding")
+            seen.add(tuple(tensors[0]))
+            states += 1
+    _expect(len(seen) > 1, game, seed, 0, "the tensor changes as the game goes on")
+    return states
 
 
 def playthrough(game: Game, seed: int, detailed_steps: int = 60) -> str:

@@ -11,6 +11,8 @@ MODULES = [
     "tabletop_lab.errors",
     "tabletop_lab.registry",
     "tabletop_lab.testing",
+    "tabletop_lab.interop.openspiel",
+    "tabletop_lab.interop.pettingzoo",
     "tabletop_lab.sim.match",
     "tabletop_lab.sim.tournament",
     "tabletop_lab.agents.registry",

@@ -1,0 +1,218 @@
+"""MkDocs hooks of the documentation site (``mkdocs.yml``): pages that stay in step with the code.
+
+* Markers in the pages become tables built from the registry: ``<!-- games -->`` (every game,
+  its players, information, actions and tensor), ``<!-- options: NAME -->`` (a game's rule options
+  and engine parameters) and ``<!-- agents -->`` (every agent, its settings and the games it plays).
+* Each game's starting position is drawn into ``assets/boards/<game>.png`` at build time.
+* The notebooks (``notebooks/``, outside ``docs/``) join the site for mkdocs-jupyter to render;
+  ``TABLETOP_DOCS_EXECUTE=true`` runs them first (``scripts/docs.sh`` does, in quick mode).
+* ``DocstringMarkdown`` (a griffe extension) fences docstrings' ``>>>`` examples as Python
+  sessions and turns reStructuredText simple tables into Markdown tables.
+
+``TABLETOP_DOCS_WITHOUT_RULES=1`` drops the nav entries of, and links to, ``docs/rules/`` pages that
+do not exist yet (a branch built before the rules pages were merged); the test command never sets it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import sys
+from pathlib import Path
+
+import griffe
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # document this checkout, whichever tabletop_lab is installed
+import tabletop_lab  # noqa: E402,F401 (now: MkDocs takes its own entry off sys.path after loading hooks)
+
+_MARKER = re.compile(r"<!-- (games|agents|options: ([a-z_]+)) -->")
+_RULES_LINK = re.compile(r"\[([^\]]*)\]\((?:\.\./)?(rules/[A-Za-z_]+\.md)\)")
+
+
+def on_config(config):
+    if os.environ.get("TABLETOP_DOCS_WITHOUT_RULES") == "1":
+        config["nav"] = _without_missing_rules(config["nav"], Path(config["docs_dir"]))
+    return config
+
+
+@event_priority(100)  # before mkdocs-jupyter reads the files
+def on_files(files: Files, config) -> Files:
+    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+    from tabletop_lab.render import state_png
+
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*/*.ipynb")):
+        relative = path.relative_to(ROOT).as_posix()
+        if not relative.startswith("notebooks/apps/"):
+            files.append(File(relative, str(ROOT), config["site_dir"], config["use_directory_urls"]))
+    for name in SPECIFIED_GAMES:
+        png = state_png(load_game(name).new_initial_state())
+        files.append(File.generated(config, f"assets/boards/{name}.png", content=png))
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    markdown = _MARKER.sub(lambda match: _table(match.group(1), match.group(2)), markdown)
+    if os.environ.get("TABLETOP_DOCS_WITHOUT_RULES") == "1":
+        docs = Path(config["docs_dir"])
+        markdown = _RULES_LINK.sub(lambda m: m.group(0) if (docs / m.group(2)).exists() else m.group(1), markdown)
+    return markdown
+
+
+class DocstringMarkdown(griffe.Extension):
+    """Docstrings as Markdown: ``>>>`` examples fenced, reStructuredText simple tables as tables."""
+
+    def on_instance(self, *, obj, **kwargs) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = fence_doctests(rst_tables(obj.docstring.value))
+
+
+def fence_doctests(text: str) -> str:
+    """``text`` with every doctest example (up to a blank line) fenced as ``pycon``, which
+    Markdown would otherwise read as nested quotes.
+
+    >>> fence_doctests("Intro.\\n\\n>>> 1 + 1\\n2").split("\\n")
+    ['Intro.', '', '```pycon', '>>> 1 + 1', '2', '```']
+    """
+    out, inside, indent = [], False, ""
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if not inside and stripped.startswith(">>>"):
+            indent = line[: len(line) - len(stripped)]
+            out.append(f"{indent}```pycon")
+            inside = True
+        elif inside and not stripped:
+            out.append(f"{indent}```")
+            inside = False
+        out.append(line)
+    if inside:
+        out.append(f"{indent}```")
+    return "\n".join(out)
+
+
+_BORDER = re.compile(r"^ *=+( +=+)+ *$")
+
+
+def rst_tables(text: str) -> str:
+    """``text`` with each reStructuredText simple table (``===  ===`` borders, a header row)
+    rewritten as a Markdown table; a row whose first column is empty continues the row above.
+
+    >>> print(rst_tables("==  ===\\nA   B\\n==  ===\\n1   one\\n    more\\n==  ==="))
+    | A | B |
+    |---|---|
+    | 1 | one more |
+    """
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        border = lines[i]
+        ends = [j for j in range(i + 1, len(lines)) if lines[j] == border]
+        if not _BORDER.match(border) or len(ends) < 2:
+            out.append(border)
+            i += 1
+            continue
+        spans = [(m.start(), m.end()) for m in re.finditer(r"=+", border)]
+        header, end = ends[0], ends[1]
+        rows: list[list[str]] = []
+        for line in lines[i + 1 : header] + [None] + lines[header + 1 : end]:
+            if line is None:
+                rows.append(None)
+                continue
+            cells = [line[a : b if k < len(spans) - 1 else None].strip() for k, (a, b) in enumerate(spans)]
+            if rows and rows[-1] is not None and not cells[0]:
+                rows[-1] = [f"{old} {new}".strip() for old, new in zip(rows[-1], cells)]
+            elif any(cells):
+                rows.append(cells)
+        for row in rows:
+            out.append("|---" * len(spans) + "|" if row is None else "| " + " | ".join(row) + " |")
+        i = end + 1
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def _table(kind: str, game: str | None) -> str:
+    if kind == "games":
+        return _games_table()
+    if kind == "agents":
+        return _agents_table()
+    return _options_table(game)
+
+
+def _games_table() -> str:
+    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+
+    rows = [
+        "| Game | Players | Information | Result | Actions | Observation tensor |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in SPECIFIED_GAMES:
+        game = load_game(name)
+        info = game.info
+        rows.append(
+            f"| [{info.title}](games/{name}.md) | {', '.join(map(str, info.players))} | {info.information} "
+            f"| {info.utility.replace('_', '-')} | {game.num_distinct_actions():,} | {game.observation_tensor_shape()} |"
+        )
+    return "\n".join(rows) + "\n\n(Actions and tensor under the default options.)"
+
+
+def _options_table(name: str) -> str:
+    from tabletop_lab.registry import load_game
+
+    game = load_game(name)
+    rows = ["| Option | Default | Values | Meaning |", "|---|---|---|---|"]
+    for kind, specs in (("rule option", game.option_specs), ("engine parameter", game.param_specs)):
+        for spec in specs:
+            values = ", ".join(f"`{_json(v)}`" for v in spec.choices) if spec.choices else spec.allowed
+            note = "" if kind == "rule option" else " *(engine parameter, not a rule)*"
+            rows.append(f"| `{spec.name}` | `{_json(spec.default)}` | {values} | {_cell(spec.doc)}{note} |")
+    return "\n".join(rows)
+
+
+def _agents_table() -> str:
+    from tabletop_lab.agents.registry import AGENTS
+    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+
+    rows = ["| Agent | Settings (defaults) | Plays | What it does |", "|---|---|---|---|"]
+    for name, cls in AGENTS.items():
+        parameters = [p for p in inspect.signature(cls).parameters.values() if p.name != "seed"]
+        settings = ", ".join(f"`{p.name}={p.default!r}`" for p in parameters) or "none"
+        plays = [g for g in SPECIFIED_GAMES if cls.unsupported_reason(load_game(g)) is None]
+        summary = (inspect.getdoc(cls) or "").split("\n\n")[0].replace("\n", " ")
+        rows.append(f"| `{name}` | {settings} | {', '.join(plays) or 'none'} | {_cell(summary)} |")
+    return "\n".join(rows)
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _without_missing_rules(nav: list, docs_dir: Path) -> list:
+    kept = []
+    for entry in nav:
+        if isinstance(entry, dict):
+            entry = {
+                key: _without_missing_rules(value, docs_dir) if isinstance(value, list) else value
+                for key, value in entry.items()
+            }
+            value = next(iter(entry.values()))
+            if value == [] or (
+                isinstance(value, str) and value.startswith("rules/") and not (docs_dir / value).exists()
+            ):
+                continue
+            kept.append(entry)
+        elif isinstance(entry, str) and entry.startswith("rules/") and not (docs_dir / entry).exists():
+            print(f"docs: leaving out {entry} (not written yet)")
+        else:
+            kept.append(entry)
+    return kept
