@@ -39,16 +39,23 @@ def on_config(config):
     return config
 
 
+def _game_names() -> list[str]:
+    """The library's games in menu order (the test suite's toy games left out)."""
+    from tabletop_lab.registry import list_games
+
+    return [row["name"] for row in list_games()]
+
+
 @event_priority(100)  # before mkdocs-jupyter reads the files
 def on_files(files: Files, config) -> Files:
-    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+    from tabletop_lab.registry import load_game
     from tabletop_lab.render import state_png
 
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*/*.ipynb")):
         relative = path.relative_to(ROOT).as_posix()
         if not relative.startswith("notebooks/apps/"):
             files.append(File(relative, str(ROOT), config["site_dir"], config["use_directory_urls"]))
-    for name in SPECIFIED_GAMES:
+    for name in _game_names():
         png = state_png(load_game(name).new_initial_state())
         files.append(File.generated(config, f"assets/boards/{name}.png", content=png))
     return files
@@ -144,13 +151,13 @@ def _table(kind: str, game: str | None) -> str:
 
 
 def _games_table() -> str:
-    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+    from tabletop_lab.registry import load_game
 
     rows = [
         "| Game | Players | Information | Result | Actions | Observation tensor |",
         "|---|---|---|---|---|---|",
     ]
-    for name in SPECIFIED_GAMES:
+    for name in _game_names():
         game = load_game(name)
         info = game.info
         rows.append(
@@ -175,13 +182,13 @@ def _options_table(name: str) -> str:
 
 def _agents_table() -> str:
     from tabletop_lab.agents.registry import AGENTS
-    from tabletop_lab.registry import SPECIFIED_GAMES, load_game
+    from tabletop_lab.registry import load_game
 
     rows = ["| Agent | Settings (defaults) | Plays | What it does |", "|---|---|---|---|"]
     for name, cls in AGENTS.items():
         parameters = [p for p in inspect.signature(cls).parameters.values() if p.name != "seed"]
         settings = ", ".join(f"`{p.name}={p.default!r}`" for p in parameters) or "none"
-        plays = [g for g in SPECIFIED_GAMES if cls.unsupported_reason(load_game(g)) is None]
+        plays = [g for g in _game_names() if cls.unsupported_reason(load_game(g)) is None]
         summary = (inspect.getdoc(cls) or "").split("\n\n")[0].replace("\n", " ")
         rows.append(f"| `{name}` | {settings} | {', '.join(plays) or 'none'} | {_cell(summary)} |")
     return "\n".join(rows)

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tabletop_lab import load_game
-from tabletop_lab.registry import SPECIFIED_GAMES
+from tabletop_lab.registry import list_games
 from tabletop_lab.testing import check_tensors, option_variants
 
-CASES = [(name, options) for name in SPECIFIED_GAMES for options in option_variants(name)]
+CASES = [(name, options) for name in [row["name"] for row in list_games()] for options in option_variants(name)]
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{json.dumps(o)}" for n, o in CASES])
