@@ -24,7 +24,7 @@ import numpy as np
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, TreeRoot
+from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .geometry import (
     BOTTOM,
     CAPITAL_OWNER,
@@ -785,10 +785,11 @@ def _game_points(pos, rules, team):
 
 
 @njit
-def _play(pos, rules, streams, budget, legal, scratch, actions):
+def _play(pos, rules, streams, budget, legal, scratch, record):
     """Random actions on ``pos`` until the end or ``budget`` actions, the actor drawing from
-    ``streams[actor]`` (updated); the actions go to ``actions`` if it is not empty, the move in
-    progress to ``pos``. Returns the turns, moves and actions played (as ``simulate`` counts them)."""
+    ``streams[actor]`` (updated); each action and the number of legal actions before it go to
+    ``record`` (``kernels.new_record``) if it is not empty, the move in progress to ``pos``.
+    Returns the turns, moves and actions played (as ``simulate`` counts them)."""
     turns = moves = played = 0
     mover = -1
     while played < budget and pos[_WINNERS] < 0:
@@ -802,8 +803,9 @@ def _play(pos, rules, streams, budget, legal, scratch, actions):
         n = _legal(pos, rules, legal)
         streams[player], draw = next_draw(streams[player])
         action = legal[choice_index(draw, n)]
-        if len(actions):
-            actions[played] = action
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         pos[_MOVE + pos[_MOVE_N]] = action
         pos[_MOVE_N] += 1
         _apply(pos, rules, action, scratch)
@@ -812,30 +814,21 @@ def _play(pos, rules, streams, budget, legal, scratch, actions):
 
 
 @njit
-def _random_games(start, rules, streams, max_actions, finals, counts, scores, text):
+def _random_games(start, rules, streams, max_actions, finals, counts, scores, text, record):
     """One game per row of ``streams`` from ``start``: final states into ``finals``, turns,
     moves and actions into ``counts``, the players' game points into ``scores``, the final
-    position's JSON into ``text`` (its length in ``counts[:, 3]``, 0 for a game cut mid-turn)."""
+    position's JSON into ``text`` (its length in ``counts[:, 3]``, 0 for a game cut mid-turn);
+    the game recorded in ``record`` unless it is empty (one game)."""
     legal = np.empty(_LEGAL_ROOM, np.int64)
     scratch = np.empty(_SCRATCH, np.int64)
-    no_record = np.empty(0, np.int64)
     for g in range(streams.shape[0]):
         pos = finals[g]
         copy_into(pos, start)
-        counts[g, 0], counts[g, 1], counts[g, 2] = _play(pos, rules, streams[g], max_actions, legal, scratch, no_record)
+        counts[g, 0], counts[g, 1], counts[g, 2] = _play(pos, rules, streams[g], max_actions, legal, scratch, record)
         for team in range(2):
             points = _game_points(pos, rules, team)
             scores[g, team] = scores[g, team + 2] = points
         counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
-
-
-@njit
-def _recorded_game(start, rules, streams, max_actions, actions):
-    pos = start.copy()
-    legal = np.empty(_LEGAL_ROOM, np.int64)
-    scratch = np.empty(_SCRATCH, np.int64)
-    played = _play(pos, rules, streams, max_actions, legal, scratch, actions)[2]
-    return pos, played
 
 
 @njit
@@ -1193,13 +1186,25 @@ class CapitalsKernel:
         return isinstance(game, CapitalsGame)
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, flat(game.new_initial_state()), streams, max_actions, np.empty((2, 0), np.int64))
+
+    def recorded_game(self, state: CapitalsState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        start = flat(state)
+        if state.is_terminal():  # a game over: nothing to play, the result to report
+            result = state.result()
+            start[_WINNERS], start[_REASON] = sum(1 << p for p in result.winners), _REASONS.index(result.reason)
+        move = state.history()[state._move_start :] if state.mid_turn() else []
+        start[_MOVE : _MOVE + len(move)], start[_MOVE_N] = move, len(move)  # the move so far, for a snapshot
+        record = new_record(max_actions)
+        return as_recorded(record, self._games(state.game, start, streams.reshape(1, -1), max_actions, record))
+
+    def _games(self, game, start: np.ndarray, streams: np.ndarray, max_actions: int, record) -> PlayedGames:
         n = len(streams)
         finals = np.empty((n, SIZE), np.int64)
         counts = np.empty((n, 4), np.int32)
         scores = np.empty((n, 4), np.int64)
         text = np.zeros((n, _JSON_ROOM), np.uint8)
-        start = flat(game.new_initial_state())
-        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores, text)
+        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores, text, record)
         width = int(counts[:, 3].max(initial=1))
         final = text[:, :width].copy().view(f"S{width}")[:, 0]
         if not counts[:, 3].all():  # games cut mid-turn: the engine's snapshot of the turn so far
@@ -1218,12 +1223,6 @@ class CapitalsKernel:
             n_actions=counts[:, 2].copy(),
             final=final,
         )
-
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[CapitalsState, list[int]]:
-        """One random game: the engine's form of its final state and its actions."""
-        actions = np.empty(max_actions, np.int64)
-        pos, played = _recorded_game(flat(game.new_initial_state()), _rules(game), streams.copy(), max_actions, actions)
-        return state_of(game, pos), actions[:played].tolist()
 
     def rollout(self, state: CapitalsState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.is_terminal():

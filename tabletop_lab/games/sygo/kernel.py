@@ -59,7 +59,17 @@ import numpy as np
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, grown_rows, next_draw, njit
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
+from ...kernels import (
+    CUT,
+    FINISHED,
+    REPLAY,
+    PlayedGames,
+    RecordedGame,
+    TreeRoot,
+    as_recorded,
+    new_record,
+    random_rollout,
+)
 from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
@@ -537,17 +547,6 @@ def _touches_mover(q, mover, nbr):
         if y < 0:
             break
         if (mover[y >> 5] >> (y & 31)) & 1:
-            return True
-    return False
-
-
-@_inline
-def _has_empty_neighbour(q, mover, opp, nbr):
-    for k in range(4):
-        y = nbr[q, k]
-        if y < 0:
-            break
-        if not ((mover[y >> 5] >> (y & 31)) & 1) and not ((opp[y >> 5] >> (y & 31)) & 1):
             return True
     return False
 
@@ -1786,7 +1785,8 @@ def _play(
     entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
     ended); ``witnesses`` are the first turn's.
     Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
-    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
+    actions and the number of legal actions before each go to ``record`` (``kernels.new_record``)
+    if it is not empty; ``board`` ends as the final state (the board as
     it stands mid-turn), ``root_board`` as the start of the last turn."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
@@ -1843,8 +1843,9 @@ def _play(
             action = FIRST_PLACE + _nth_point(fb, _PLACE_OK * words, words, k - first)
         else:
             action = FIRST_PLACE + n_points + _nth_point(fb, _GROW_OK * words, words, k - first - n_place)
-        if len(record):
-            record[played] = action
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         played += 1
         ended = True
         if action == PASS:
@@ -2246,7 +2247,7 @@ class SygoKernel:
         if witnesses is None:
             witnesses = self._witnesses(all_growth, words)
         out = np.zeros((len(boards), 7), np.int64)
-        record = np.empty(0, np.int64) if record is None else record
+        record = np.empty((2, 0), np.int64) if record is None else record
         _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, *witnesses, record, out)
         return out
 
@@ -2259,11 +2260,24 @@ class SygoKernel:
         return boards
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, self._empty_boards(game, len(streams)), streams, max_actions)
+
+    def recorded_game(self, state: SygoState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        game = state.game
+        boards, witnesses = self._row(state)
+        record = new_record(max_actions)
+        if witnesses is None:  # more witnesses than the kernel holds: the engine plays it
+            played = self._games(game, boards, streams.reshape(1, -1), 0)
+            played.outcome[:] = REPLAY
+            return as_recorded(record, played)
+        return as_recorded(record, self._games(game, boards, streams.reshape(1, -1), max_actions, witnesses, record))
+
+    def _games(self, game, boards, streams, max_actions, witnesses=None, record=None) -> PlayedGames:
+        """Random games from ``boards`` (``_run``'s rows, changed: the final states)."""
         n, size = len(streams), game.options["size"]
         n_points = size * size
         words = (n_points + 31) >> 5
-        boards = self._empty_boards(game, n)
-        out = self._play(game, boards, streams.copy(), False, max_actions)
+        out = self._play(game, boards, streams.copy(), False, max_actions, witnesses, record)
         width = n_points + size - 1 + 6
         text = np.zeros((n, width), np.uint8)
         _write_notations(boards, size, text)
@@ -2303,21 +2317,11 @@ class SygoKernel:
             state.apply_action(action)
         return canonical_json(state.snapshot())
 
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> list[int]:
-        """The actions of one random game (``streams``: one per seat)."""
-        record = np.empty(max_actions, np.int64)
-        out = self._play(
-            game, self._empty_boards(game, 1), streams.reshape(1, -1).copy(), False, max_actions, record=record
-        )
-        return record[: out[0, 1]].tolist()
-
-    def rollout(self, state: SygoState, budget: int, stream: int) -> tuple[list[float], int]:
-        if budget <= 0 or state.is_terminal():
-            return (state.returns() if state.is_terminal() else state.evaluate()), stream
-        game = state.game
-        n_points = state.geom.points
-        words = (n_points + 31) >> 5
-        boards = self._empty_boards(game, 1)
+    def _row(self, state: SygoState) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+        """``_run``'s row of ``state`` (a batch of one) and the witnesses of its turn (``None``
+        when they are more than the kernel holds)."""
+        words = (state.geom.points + 31) >> 5
+        boards = self._empty_boards(state.game, 1)
         row = boards[0]
         at = 2 * words
         row[:at] = _words(state.white, words) + _words(state.black, words)
@@ -2328,23 +2332,31 @@ class SygoKernel:
             white, black = (mover, opponent) if state.to_move == 0 else (opponent, mover)
             row[at + 4 : 2 * at + 4] = _words(white, words) + _words(black, words)
             row[2 * at + 4 : 2 * at + 4 + len(state.stones)] = state.stones
-        all_growth = game.options["growth"] == "all"
+        all_growth = state.game.options["growth"] == "all"
         witnesses, n_witnesses = self._witnesses(all_growth, words)
         if all_growth and turn is not None:  # the engine's turn keeps the maximal moves it found
             if len(turn.witnesses) > _WITNESS_CAP:
-                return random_rollout(state.clone(), budget, stream)
+                return boards, None
             for i, (grown, q) in enumerate(turn.witnesses):
                 witnesses[i] = [*_words(grown, words), -1 if q is None else q]
             n_witnesses[0] = len(turn.witnesses)
+        return boards, (witnesses, n_witnesses)
+
+    def rollout(self, state: SygoState, budget: int, stream: int) -> tuple[list[float], int]:
+        if budget <= 0 or state.is_terminal():
+            return (state.returns() if state.is_terminal() else state.evaluate()), stream
+        boards, witnesses = self._row(state)
+        if witnesses is None:
+            return random_rollout(state.clone(), budget, stream)
         streams = np.array([[stream]], np.uint64)
-        out = self._play(game, boards, streams, True, budget, witnesses=(witnesses, n_witnesses))
+        out = self._play(state.game, boards, streams, True, budget, witnesses=witnesses)
         if out[0, 0] == REPLAY:
             return random_rollout(state.clone(), budget, stream)
         if out[0, 0] == FINISHED:
             white, black = out[0, 3], out[0, 4]
             value = 0.0 if white == black else (1.0 if white > black else -1.0)
             return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
-        lead = int(out[0, 6]) / n_points
+        lead = int(out[0, 6]) / state.geom.points
         return [lead, -lead], int(streams[0, 0])
 
     def tree_state(self, state: SygoState) -> np.ndarray:
@@ -2386,7 +2398,7 @@ class SygoKernel:
             self._empty_boards(game, 1),  # 11 a rollout's row for _run
             np.zeros((1, 1), np.uint64),  # 12 its stream
             np.zeros((1, 7), np.int64),  # 13 its out
-            np.empty(0, np.int64),  # 14 no record
+            np.empty((2, 0), np.int64),  # 14 no record
             True,  # 15 one stream (rollouts)
             False,  # 16 growth="all": no
             fb,
