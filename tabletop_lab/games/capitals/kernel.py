@@ -25,10 +25,10 @@ from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
+from .evaluation import NEAR_CAPITAL, white_score
 from .geometry import (
     BOTTOM,
     CAPITAL_OWNER,
-    CAPITALS,
     CONTROLLER,
     DISMANTLE,
     DISMANTLE_ID,
@@ -64,7 +64,6 @@ from .geometry import (
     TOP,
     TRANSFER,
     TRANSFER_ID,
-    chebyshev,
 )
 from .rules import FRIENDLY, HOSTILE, CapitalsGame, CapitalsState, Chain
 
@@ -167,7 +166,7 @@ _ADJACENT_N = np.stack([_table(list(NEIGHBOURS8), 8)[1], _table(list(NEIGHBOURS4
 _TERRITORY = np.array(TERRITORIES, np.int64)
 _TERRITORY_BY_NAME = np.array([_by_name(t) for t in TERRITORIES], np.int64)
 _RELEASE_ORDER = np.array(RELEASE_ORDER, np.int64)
-_NEAR_CAPITAL, _NEAR_CAPITAL_N = _table([[s for s in range(64) if chebyshev(s, c) <= 2] for c in CAPITALS], 25)
+_NEAR_CAPITAL, _NEAR_CAPITAL_N = _table(NEAR_CAPITAL, 25)
 
 _OWNER = np.array(OWNER, np.int64)
 _CONTROLLER = np.array(CONTROLLER, np.int64)
@@ -831,42 +830,19 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores, te
         counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
 
 
+_evaluation = njit(white_score)  # the engine's evaluation, compiled
+
+
 @njit
 def _white_score(pos, rules):
-    """The sum ``evaluation.white_value`` squashes with ``tanh``, term by term in its order."""
-    material0 = material1 = 0
-    for square in range(64):
-        code = pos[square]
-        if code:
-            worth = 2 if _IS_RAM[code] else 1
-            if _TEAM[code]:
-                material1 += worth
-            else:
-                material0 += worth
-    cages0 = pos[_CAGE_N] + pos[_CAGE_N + 2]
-    cages1 = pos[_CAGE_N + 1] + pos[_CAGE_N + 3]
-    altars = np.zeros(2, np.int64)
+    """``evaluation.white_score`` of ``pos``: the sum ``evaluation.white_value`` squashes with ``tanh``."""
+    altars0 = altars1 = 0
     if not rules[_WINNER_ONLY]:
-        for team in range(2):
-            altars[team] = _game_points(pos, rules, team)
-    danger = np.zeros(2, np.int64)
-    out = np.zeros(2, np.int64)
-    for player in range(4):
-        team = player & 1
-        if pos[_ELIMINATED + player]:
-            out[team] += 1
-            continue
-        for i in range(_NEAR_CAPITAL_N[player]):
-            code = pos[_NEAR_CAPITAL[player, i]]
-            if code and _TEAM[code] != team:
-                danger[team] += 1
-    return (
-        (material0 - material1) / 6
-        + (cages0 - cages1) / 12
-        + (altars[0] - altars[1]) / 12
-        + (out[1] - out[0]) * 0.6
-        + (danger[1] - danger[0]) / 10
-    )
+        altars0 = _game_points(pos, rules, 0)
+        altars1 = _game_points(pos, rules, 1)
+    cages = pos[_CAGE_N : _CAGE_N + 4]
+    eliminated = pos[_ELIMINATED : _ELIMINATED + 4]
+    return _evaluation(pos, cages, eliminated, altars0, altars1, _IS_RAM, _TEAM, _NEAR_CAPITAL, _NEAR_CAPITAL_N)
 
 
 @njit
