@@ -23,7 +23,7 @@ import numpy as np
 
 from ...agents.compiled_mcts import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .evaluation import NEAR_CAPITAL, white_score
 from .geometry import (
@@ -962,8 +962,7 @@ _WORDS = (
     ',"pending_sacrifice":', ',"releases":[', '],"altar_filled":[', '],"eliminated":[', '],"pieces":[',
     '],"cages":[', '],"altars":[', '],"removed":[', "]}", "false", "true", "null",
 )  # fmt: skip
-_WORD_BYTES = np.frombuffer("".join(_WORDS).encode(), np.uint8)
-_WORD_START = np.cumsum([0, *map(len, _WORDS)]).astype(np.int64)
+_WORD_TEXT, _WORD_START = text_pieces(_WORDS)
 _FALSE, _TRUE, _NULL = 14, 15, 16
 _NAME_BYTES = np.frombuffer("".join(SQUARE_NAMES).encode(), np.uint8)
 _JSON_ROOM = 2048  # the longest position is under 1,400 characters
@@ -985,10 +984,7 @@ _JSON_FIELDS = np.array(
 
 @njit
 def _word(out, at, i):
-    for k in range(_WORD_START[i], _WORD_START[i + 1]):
-        out[at] = _WORD_BYTES[k]
-        at += 1
-    return at
+    return write_piece(out, at, _WORD_TEXT, _WORD_START, i)
 
 
 @njit

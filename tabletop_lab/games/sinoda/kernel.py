@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...agents.compiled_mcts import uct_search
-from ...jit import choice_index, copy_into, next_draw, njit
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_piece
 from ...kernels import CUT, FINISHED, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
 from .rules import SinodaGame, SinodaState
@@ -39,10 +39,8 @@ _REASONS = ("standard", "sinoda")
 _MAX_MIDS = MAX_VALUE - 1  # cells a path passes through before its destination
 _CHANGES_PER_PIECE = 2
 
-_PREFIX = np.frombuffer(b'{"game":"sinoda","players":', np.uint8)
-_TO_MOVE = np.frombuffer(b',"to_move":', np.uint8)
-_PIECES = np.frombuffer(b',"pieces":[', np.uint8)
-_CAPTURED = np.frombuffer(b'],"captured":[', np.uint8)
+_TEXT, _TEXT_STARTS = text_pieces(('{"game":"sinoda","players":', ',"to_move":', ',"pieces":[', '],"captured":['))
+_PREFIX, _TO_MOVE, _PIECES, _CAPTURED = range(4)  # the position JSON's pieces, in order
 
 
 class BoardTables(NamedTuple):
@@ -291,10 +289,8 @@ def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams
 
 
 @njit
-def _put(out, at, text):
-    for i in range(len(text)):
-        out[at + i] = text[i]
-    return at + len(text)
+def _put(out, at, piece):
+    return write_piece(out, at, _TEXT, _TEXT_STARTS, piece)
 
 
 @njit

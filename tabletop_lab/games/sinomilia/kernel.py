@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, as_recorded, new_record
 from .rules import (
     CHANGE,
@@ -253,18 +253,14 @@ _OPEN, _PHASE_KEY, _START_KEY, _TO_MOVE_KEY, _CHIPS_KEY, _TABLE_KEY, _HANDS_KEY,
 _DISCARDS_KEY, _CHANGED_KEY, _LAST_ACTION_KEY, _LAST_TURN_KEY, _LAST_WINNER_KEY, _CAP_KEY = range(8, 14)
 _CLOSE, _COMMA, _NULL, _FALSE = (_PIECES.index(word) for word in ("}", ",", "null", "false"))  # _FALSE + 1: true
 _PHASE_NAMES, _TURN_NAMES = _PIECES.index(PHASES[0]), _PIECES.index(TURNS[0])  # by the engine's codes
-_PIECE_BYTES = np.frombuffer("".join(_PIECES).encode(), np.uint8)
-_PIECE_STARTS = np.cumsum([0] + [len(p) for p in _PIECES]).astype(np.int64)
+_PIECE_TEXT, _PIECE_STARTS = text_pieces(_PIECES)
 _JSON_WIDTH = 400  # more than the longest position (a 19-digit round, full hands)
 
 
 @njit
 def _put(out, at, piece):
     """Write text piece ``piece`` at ``out[at]``; the position after it."""
-    for i in range(_PIECE_STARTS[piece], _PIECE_STARTS[piece + 1]):
-        out[at] = _PIECE_BYTES[i]
-        at += 1
-    return at
+    return write_piece(out, at, _PIECE_TEXT, _PIECE_STARTS, piece)
 
 
 @njit
