@@ -169,6 +169,24 @@ def write_decimal(out, at, value):
     return at + digits
 
 
+def text_pieces(pieces) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed pieces of text a kernel writes its canonical JSON from (keys with their
+    punctuation, words such as ``null``), for ``write_piece``: their ASCII one after another,
+    and where each starts (one entry more: where the last ends)."""
+    data = np.frombuffer("".join(pieces).encode("ascii"), np.uint8)
+    return data, np.cumsum([0, *map(len, pieces)]).astype(np.int64)
+
+
+@njit
+def write_piece(out, at, data, starts, piece):
+    """Piece number ``piece`` of ``text_pieces``'s ``(data, starts)`` at ``out[at]``; the position
+    after it. Every kernel that writes canonical JSON writes its fixed text with this."""
+    for k in range(starts[piece], starts[piece + 1]):
+        out[at] = data[k]
+        at += 1
+    return at
+
+
 @njit
 def copy_into(target, source):
     """``target[: len(source)] = source`` for 1-D arrays, as a loop. Kernels copy arrays with it,

@@ -43,6 +43,7 @@ __all__ = [
     "CUT",
     "REPLAY",
     "PlayedGames",
+    "RecordedGame",
     "PlayoutKernel",
     "TreeRoot",
     "kernels_enabled",
@@ -80,6 +81,29 @@ class PlayedGames(NamedTuple):
     final: np.ndarray  # ASCII bytes (or str): the final notation, or canonical JSON for games without one
 
 
+class RecordedGame(NamedTuple):
+    """One random game a kernel played from a given state, action by action: what the engine
+    checks it against (``testing.check_kernel_game``)."""
+
+    actions: list[int]  # the kernel's actions in order (up to the REPLAY point for such a game)
+    n_legal: list[int]  # how many legal actions the kernel counted before each of them
+    played: PlayedGames  # the game as ``random_games`` reports it: a batch of one
+
+
+def new_record(max_actions: int) -> np.ndarray:
+    """Where a kernel's game loop records a game: row 0 its actions, row 1 the number of legal
+    actions before each (never 0 for an action taken, so the zeros mark the end)."""
+    import numpy as np
+
+    return np.zeros((2, max_actions), np.int64)
+
+
+def as_recorded(record: np.ndarray, played: PlayedGames) -> RecordedGame:
+    """The ``RecordedGame`` of a ``new_record`` filled by a kernel, and the game's batch of one."""
+    taken = int((record[1] > 0).sum())
+    return RecordedGame(record[0, :taken].tolist(), record[1, :taken].tolist(), played)
+
+
 class TreeRoot(NamedTuple):
     """What ``MCTSAgent``'s compiled search (``compiled_search``) needs from a kernel."""
 
@@ -100,6 +124,10 @@ class PlayoutKernel(Protocol):
         """Play ``len(streams)`` games from the initial position; in game ``g`` the player in
         seat ``p`` chooses uniformly with ``choice_index`` from stream ``streams[g, p]`` (uint64),
         as ``RandomAgent`` does."""
+
+    def recorded_game(self, state: State, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        """One game as ``random_games`` plays it, but from ``state`` (unchanged; mid-turn states
+        included) and with each action and the number of legal actions before it recorded."""
 
     def rollout(self, state: State, budget: int, stream: int) -> tuple[list[float], int]:
         """``random_rollout`` on a copy of ``state``: same values and final stream state."""

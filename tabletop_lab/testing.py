@@ -21,12 +21,13 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .core import TERMINAL, Game, State
+from .core import TERMINAL, Game, State, canonical_json
 from .errors import ActionError, ActionSyntaxError, EnumerationLimitError, PositionError
+from .kernels import CUT, FINISHED, REPLAY, RULE_CAP
 from .records import GameRecord
 from .registry import load_game
 
-__all__ = ["check_game", "check_state", "check_tensors", "option_variants", "playthrough"]
+__all__ = ["check_game", "check_kernel_game", "check_state", "check_tensors", "option_variants", "playthrough"]
 
 _BAD_MOVE_STRINGS = ("", " ", "1\n", "nonsense", "99999", "-1", "0 0", "\n", "pass pass pass")
 
@@ -233,6 +234,52 @@ def check_tensors(game: Game, *, n_games: int = 3, seed: int = 0, max_actions: i
             states += 1
     _expect(len(seen) > 1, game, seed, 0, "the tensor changes as the game goes on")
     return states
+
+
+def check_kernel_game(kernel: Any, state: State, streams: Any, max_actions: int) -> int:
+    """The kernel oracle: a compiled kernel's random game from ``state`` (``streams``: one
+    uint64 stream state per seat), checked action by action in the engine. Every action the
+    kernel takes must be legal there, with as many legal actions as the kernel counted, up to
+    the end the kernel reports: the same outcome, final position, scores and winners.
+
+    Unlike the differential tests of random games, this needs no random play to reach a rule:
+    start it from positions where the rule applies. Returns the number of actions checked.
+    """
+    recorded = kernel.recorded_game(state, streams, max_actions)
+    played = recorded.played
+    replay = state.clone()
+
+    def expect(condition: bool, check: str) -> None:
+        if not condition:
+            raise AssertionError(f"{state.game!r} kernel from {_describe(state)}: {check}")
+
+    outcome = int(played.outcome[0])
+    for step, (action, n) in enumerate(zip(recorded.actions, recorded.n_legal)):
+        legal = replay.legal_actions()
+        expect(len(legal) == n, f"action {step}: the kernel counted {n} legal actions, the engine {len(legal)}")
+        expect(action in legal, f"action {step}: the kernel played {action}, not among the engine's {legal}")
+        try:
+            replay.apply_action(action)
+        except RuntimeError as exc:  # an engine's safety guard (e.g. LapLimitError): the kernel's REPLAY
+            expect(outcome == REPLAY and step == len(recorded.actions) - 1, f"action {step} raised {exc!r}")
+            return step
+    expect(outcome != REPLAY, "the kernel left the game to the engine (REPLAY), which raised no error")
+    result = replay.result()
+    if result is None:
+        expect(outcome == CUT and len(recorded.actions) == max_actions, f"outcome {outcome} of a game not over")
+    else:
+        expect(outcome == (RULE_CAP if result.cap_reached else FINISHED), f"outcome {outcome} of a game over")
+        winners = [p for p in range(state.game.num_players) if int(played.winners[0]) >> p & 1]
+        expect(winners == list(result.winners), f"winners {winners}, the engine's {list(result.winners)}")
+        expect(played.reasons[played.reason[0]] == result.reason, f"reason {played.reasons[played.reason[0]]!r}")
+    expect(played.scores[0].tolist() == list(replay.scores()), f"scores {played.scores[0].tolist()}")
+    if replay.mid_turn():
+        final = canonical_json(replay.snapshot())
+    else:
+        final = replay.notation() if replay.game.info.has_notation else replay.to_json()
+    text = played.final[0]
+    expect((text.decode() if isinstance(text, bytes) else text) == final, f"final position {text!r}, not {final}")
+    return len(recorded.actions)
 
 
 def playthrough(game: Game, seed: int, detailed_steps: int = 60) -> str:

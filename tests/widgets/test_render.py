@@ -1,7 +1,8 @@
 """The Cross-endodoi renderer and the generic dispatch: what is drawn matches the state.
 
-``sowing_frames`` is checked against the engine (a second, seed-by-seed simulation whose last
-frame must be ``state.child(action)``) on random positions under every rules config.
+``sowing_frames`` (drawn from the engine's trace of a move) is checked against the engine: its
+last frame must be ``state.child(action)``, one seed a frame, on random positions under every
+rules config. The seed-by-seed reference the trace is checked against is in the engine's tests.
 """
 
 import doctest

@@ -3,7 +3,8 @@
 It adds, White minus Black: pieces on the board (a Ram counts both its pieces), prisoners in
 the Cages (worth 2 game points to a winning team), the Altar points, eliminated opponents,
 and the safety of each team's Capitals (enemy units within two squares of a Capital in play),
-then squashes the sum into (-1, 1) with ``tanh``.
+then squashes the sum into (-1, 1) with ``tanh``. The compiled kernel's rollouts and search
+evaluate with this module's ``white_score`` too (compiled by numba), so it is written once.
 """
 
 from __future__ import annotations
@@ -16,30 +17,62 @@ from .geometry import CAPITALS, IS_RAM, TEAM_OF, chebyshev
 if TYPE_CHECKING:
     from .rules import CapitalsState
 
-_NEAR_CAPITAL = tuple(tuple(s for s in range(64) if chebyshev(s, c) <= 2) for c in CAPITALS)
+#: The squares within two of each player's Capital, and how many (a table the kernel pads).
+NEAR_CAPITAL = tuple(tuple(s for s in range(64) if chebyshev(s, c) <= 2) for c in CAPITALS)
+NEAR_CAPITAL_N = tuple(len(squares) for squares in NEAR_CAPITAL)
 
 
 def white_value(state: CapitalsState) -> float:
-    board = state.board
-    material = [0, 0]
-    for code in board:
+    """White's value of ``state`` in (-1, 1): ``tanh`` of ``white_score``."""
+    each_team = state.game.options["altar_scoring"] == "each_team"
+    altars = state.game_points() if each_team else [0, 0]
+    cages = [len(cage) for cage in state.cages]
+    return math.tanh(
+        white_score(state.board, cages, state.eliminated, altars[0], altars[1], IS_RAM, TEAM_OF, NEAR_CAPITAL,
+                    NEAR_CAPITAL_N)
+    )  # fmt: skip
+
+
+def white_score(board, cages, eliminated, altars0, altars1, is_ram, team_of, near, near_n) -> float:
+    """The sum ``white_value`` squashes, White minus Black: from the board's 64 codes, each
+    player's Cage size and elimination, each team's Altar points (0 when only the winner
+    scores them) and the tables ``IS_RAM``, ``TEAM_OF``, ``NEAR_CAPITAL`` and its lengths.
+
+    Written on plain sequences, with the tables passed in, so that the compiled kernel runs this
+    same function (``kernel._white_score`` compiles it with numba, on its arrays): the
+    evaluation is defined once.
+    """
+    material0 = material1 = 0
+    for square in range(64):
+        code = board[square]
         if code:
-            material[TEAM_OF[code]] += 2 if IS_RAM[code] else 1
-    cages = [len(state.cages[0]) + len(state.cages[2]), len(state.cages[1]) + len(state.cages[3])]
-    altars = state.game_points() if state.game.options["altar_scoring"] == "each_team" else [0, 0]
-    danger = [0, 0]  # enemy units near a team's Capitals still in play
-    out = [0, 0]  # eliminated players per team
+            worth = 2 if is_ram[code] else 1
+            if team_of[code]:
+                material1 += worth
+            else:
+                material0 += worth
+    danger0 = danger1 = 0  # enemy units near a team's Capitals still in play
+    out0 = out1 = 0  # eliminated players per team
     for player in range(4):
         team = player & 1
-        if state.eliminated[player]:
-            out[team] += 1
+        if eliminated[player]:
+            if team:
+                out1 += 1
+            else:
+                out0 += 1
             continue
-        danger[team] += sum(1 for s in _NEAR_CAPITAL[player] if board[s] and TEAM_OF[board[s]] != team)
-    score = (
-        (material[0] - material[1]) / 6
-        + (cages[0] - cages[1]) / 12
-        + (altars[0] - altars[1]) / 12
-        + (out[1] - out[0]) * 0.6
-        + (danger[1] - danger[0]) / 10
+        squares = near[player]
+        for i in range(near_n[player]):
+            code = board[squares[i]]
+            if code and team_of[code] != team:
+                if team:
+                    danger1 += 1
+                else:
+                    danger0 += 1
+    return (
+        (material0 - material1) / 6
+        + (cages[0] + cages[2] - cages[1] - cages[3]) / 12
+        + (altars0 - altars1) / 12
+        + (out1 - out0) * 0.6
+        + (danger1 - danger0) / 10
     )
-    return math.tanh(score)

@@ -23,12 +23,12 @@ import numpy as np
 
 from ...compiled_search import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, TreeRoot
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
+from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
+from .evaluation import NEAR_CAPITAL, white_score
 from .geometry import (
     BOTTOM,
     CAPITAL_OWNER,
-    CAPITALS,
     CONTROLLER,
     DISMANTLE,
     DISMANTLE_ID,
@@ -64,7 +64,6 @@ from .geometry import (
     TOP,
     TRANSFER,
     TRANSFER_ID,
-    chebyshev,
 )
 from .rules import CapitalsGame, CapitalsState
 from .turn import FRIENDLY, HOSTILE, Chain
@@ -168,7 +167,7 @@ _ADJACENT_N = np.stack([_table(list(NEIGHBOURS8), 8)[1], _table(list(NEIGHBOURS4
 _TERRITORY = np.array(TERRITORIES, np.int64)
 _TERRITORY_BY_NAME = np.array([_by_name(t) for t in TERRITORIES], np.int64)
 _RELEASE_ORDER = np.array(RELEASE_ORDER, np.int64)
-_NEAR_CAPITAL, _NEAR_CAPITAL_N = _table([[s for s in range(64) if chebyshev(s, c) <= 2] for c in CAPITALS], 25)
+_NEAR_CAPITAL, _NEAR_CAPITAL_N = _table(NEAR_CAPITAL, 25)
 
 _OWNER = np.array(OWNER, np.int64)
 _CONTROLLER = np.array(CONTROLLER, np.int64)
@@ -786,10 +785,11 @@ def _game_points(pos, rules, team):
 
 
 @njit
-def _play(pos, rules, streams, budget, legal, scratch, actions):
+def _play(pos, rules, streams, budget, legal, scratch, record):
     """Random actions on ``pos`` until the end or ``budget`` actions, the actor drawing from
-    ``streams[actor]`` (updated); the actions go to ``actions`` if it is not empty, the move in
-    progress to ``pos``. Returns the turns, moves and actions played (as ``simulate`` counts them)."""
+    ``streams[actor]`` (updated); each action and the number of legal actions before it go to
+    ``record`` (``kernels.new_record``) if it is not empty, the move in progress to ``pos``.
+    Returns the turns, moves and actions played (as ``simulate`` counts them)."""
     turns = moves = played = 0
     mover = -1
     while played < budget and pos[_WINNERS] < 0:
@@ -803,8 +803,9 @@ def _play(pos, rules, streams, budget, legal, scratch, actions):
         n = _legal(pos, rules, legal)
         streams[player], draw = next_draw(streams[player])
         action = legal[choice_index(draw, n)]
-        if len(actions):
-            actions[played] = action
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         pos[_MOVE + pos[_MOVE_N]] = action
         pos[_MOVE_N] += 1
         _apply(pos, rules, action, scratch)
@@ -813,68 +814,36 @@ def _play(pos, rules, streams, budget, legal, scratch, actions):
 
 
 @njit
-def _random_games(start, rules, streams, max_actions, finals, counts, scores, text):
+def _random_games(start, rules, streams, max_actions, finals, counts, scores, text, record):
     """One game per row of ``streams`` from ``start``: final states into ``finals``, turns,
     moves and actions into ``counts``, the players' game points into ``scores``, the final
-    position's JSON into ``text`` (its length in ``counts[:, 3]``, 0 for a game cut mid-turn)."""
+    position's JSON into ``text`` (its length in ``counts[:, 3]``, 0 for a game cut mid-turn);
+    the game recorded in ``record`` unless it is empty (one game)."""
     legal = np.empty(_LEGAL_ROOM, np.int64)
     scratch = np.empty(_SCRATCH, np.int64)
-    no_record = np.empty(0, np.int64)
     for g in range(streams.shape[0]):
         pos = finals[g]
         copy_into(pos, start)
-        counts[g, 0], counts[g, 1], counts[g, 2] = _play(pos, rules, streams[g], max_actions, legal, scratch, no_record)
+        counts[g, 0], counts[g, 1], counts[g, 2] = _play(pos, rules, streams[g], max_actions, legal, scratch, record)
         for team in range(2):
             points = _game_points(pos, rules, team)
             scores[g, team] = scores[g, team + 2] = points
         counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
 
 
-@njit
-def _recorded_game(start, rules, streams, max_actions, actions):
-    pos = start.copy()
-    legal = np.empty(_LEGAL_ROOM, np.int64)
-    scratch = np.empty(_SCRATCH, np.int64)
-    played = _play(pos, rules, streams, max_actions, legal, scratch, actions)[2]
-    return pos, played
+_evaluation = njit(white_score)  # the engine's evaluation, compiled
 
 
 @njit
 def _white_score(pos, rules):
-    """The sum ``evaluation.white_value`` squashes with ``tanh``, term by term in its order."""
-    material0 = material1 = 0
-    for square in range(64):
-        code = pos[square]
-        if code:
-            worth = 2 if _IS_RAM[code] else 1
-            if _TEAM[code]:
-                material1 += worth
-            else:
-                material0 += worth
-    cages0 = pos[_CAGE_N] + pos[_CAGE_N + 2]
-    cages1 = pos[_CAGE_N + 1] + pos[_CAGE_N + 3]
-    altars = np.zeros(2, np.int64)
+    """``evaluation.white_score`` of ``pos``: the sum ``evaluation.white_value`` squashes with ``tanh``."""
+    altars0 = altars1 = 0
     if not rules[_WINNER_ONLY]:
-        for team in range(2):
-            altars[team] = _game_points(pos, rules, team)
-    danger = np.zeros(2, np.int64)
-    out = np.zeros(2, np.int64)
-    for player in range(4):
-        team = player & 1
-        if pos[_ELIMINATED + player]:
-            out[team] += 1
-            continue
-        for i in range(_NEAR_CAPITAL_N[player]):
-            code = pos[_NEAR_CAPITAL[player, i]]
-            if code and _TEAM[code] != team:
-                danger[team] += 1
-    return (
-        (material0 - material1) / 6
-        + (cages0 - cages1) / 12
-        + (altars[0] - altars[1]) / 12
-        + (out[1] - out[0]) * 0.6
-        + (danger[1] - danger[0]) / 10
-    )
+        altars0 = _game_points(pos, rules, 0)
+        altars1 = _game_points(pos, rules, 1)
+    cages = pos[_CAGE_N : _CAGE_N + 4]
+    eliminated = pos[_ELIMINATED : _ELIMINATED + 4]
+    return _evaluation(pos, cages, eliminated, altars0, altars1, _IS_RAM, _TEAM, _NEAR_CAPITAL, _NEAR_CAPITAL_N)
 
 
 @njit
@@ -994,8 +963,7 @@ _WORDS = (
     ',"pending_sacrifice":', ',"releases":[', '],"altar_filled":[', '],"eliminated":[', '],"pieces":[',
     '],"cages":[', '],"altars":[', '],"removed":[', "]}", "false", "true", "null",
 )  # fmt: skip
-_WORD_BYTES = np.frombuffer("".join(_WORDS).encode(), np.uint8)
-_WORD_START = np.cumsum([0, *map(len, _WORDS)]).astype(np.int64)
+_WORD_TEXT, _WORD_START = text_pieces(_WORDS)
 _FALSE, _TRUE, _NULL = 14, 15, 16
 _NAME_BYTES = np.frombuffer("".join(SQUARE_NAMES).encode(), np.uint8)
 _JSON_ROOM = 2048  # the longest position is under 1,400 characters
@@ -1017,10 +985,7 @@ _JSON_FIELDS = np.array(
 
 @njit
 def _word(out, at, i):
-    for k in range(_WORD_START[i], _WORD_START[i + 1]):
-        out[at] = _WORD_BYTES[k]
-        at += 1
-    return at
+    return write_piece(out, at, _WORD_TEXT, _WORD_START, i)
 
 
 @njit
@@ -1194,13 +1159,25 @@ class CapitalsKernel:
         return isinstance(game, CapitalsGame)
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, flat(game.new_initial_state()), streams, max_actions, np.empty((2, 0), np.int64))
+
+    def recorded_game(self, state: CapitalsState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        start = flat(state)
+        if state.is_terminal():  # a game over: nothing to play, the result to report
+            result = state.result()
+            start[_WINNERS], start[_REASON] = sum(1 << p for p in result.winners), _REASONS.index(result.reason)
+        move = state.history()[state._move_start :] if state.mid_turn() else []
+        start[_MOVE : _MOVE + len(move)], start[_MOVE_N] = move, len(move)  # the move so far, for a snapshot
+        record = new_record(max_actions)
+        return as_recorded(record, self._games(state.game, start, streams.reshape(1, -1), max_actions, record))
+
+    def _games(self, game, start: np.ndarray, streams: np.ndarray, max_actions: int, record) -> PlayedGames:
         n = len(streams)
         finals = np.empty((n, SIZE), np.int64)
         counts = np.empty((n, 4), np.int32)
         scores = np.empty((n, 4), np.int64)
         text = np.zeros((n, _JSON_ROOM), np.uint8)
-        start = flat(game.new_initial_state())
-        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores, text)
+        _random_games(start, _rules(game), streams.copy(), max_actions, finals, counts, scores, text, record)
         width = int(counts[:, 3].max(initial=1))
         final = text[:, :width].copy().view(f"S{width}")[:, 0]
         if not counts[:, 3].all():  # games cut mid-turn: the engine's snapshot of the turn so far
@@ -1219,12 +1196,6 @@ class CapitalsKernel:
             n_actions=counts[:, 2].copy(),
             final=final,
         )
-
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[CapitalsState, list[int]]:
-        """One random game: the engine's form of its final state and its actions."""
-        actions = np.empty(max_actions, np.int64)
-        pos, played = _recorded_game(flat(game.new_initial_state()), _rules(game), streams.copy(), max_actions, actions)
-        return state_of(game, pos), actions[:played].tolist()
 
     def rollout(self, state: CapitalsState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.is_terminal():

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...compiled_search import uct_search
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot
+from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .rules import NUM_HOLES, ROW, CrossEndodoiGame, CrossEndodoiState
 
 __all__ = ["KERNEL"]
@@ -80,16 +80,20 @@ def _sow(pos, action, ring, max_laps):
 
 
 @njit
-def _random_action(pos, draw):
-    """The legal action ``choice_index(draw, n)`` of the ``n`` legal ones (ascending holes); -1 if none."""
+def _n_legal(pos):
+    """The number of legal actions: the mover's non-empty holes."""
     base = ROW * pos[_TO_MOVE]
     n = 0
     for h in range(base, base + ROW):
         if pos[h] > 0:
             n += 1
-    if n == 0:
-        return -1
-    index = choice_index(draw, n)
+    return n
+
+
+@njit
+def _nth_legal(pos, index):
+    """Legal action ``index`` (from 0) of the engine's list: the mover's non-empty holes, ascending."""
+    base = ROW * pos[_TO_MOVE]
     for h in range(base, base + ROW):
         if pos[h] > 0:
             if index == 0:
@@ -99,20 +103,22 @@ def _random_action(pos, draw):
 
 
 @njit
-def _play(pos, streams, budget, ring, max_laps, actions):
+def _play(pos, streams, budget, ring, max_laps, record):
     """Random actions on ``pos`` until the end or ``budget`` actions; the player to move draws
-    from ``streams[player]`` (updated). Records them in ``actions`` if it is not empty.
+    from ``streams[player]`` (updated). Records each action and the number of legal actions
+    before it in ``record`` (``kernels.new_record``) unless it is empty.
     Returns the number played, or ``_LAP_LIMIT``."""
     played = 0
     while played < budget:
         player = pos[_TO_MOVE]
-        base = ROW * player
-        if pos[base] + pos[base + 1] + pos[base + 2] + pos[base + 3] + pos[base + 4] + pos[base + 5] == 0:
+        n = _n_legal(pos)
+        if n == 0:
             break
         streams[player], draw = next_draw(streams[player])
-        action = _random_action(pos, draw)
-        if len(actions):
-            actions[played] = action
+        action = _nth_legal(pos, choice_index(draw, n))
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         if _sow(pos, action, ring, max_laps) == _LAP_LIMIT:
             return _LAP_LIMIT
         played += 1
@@ -143,29 +149,20 @@ def _final_scores(pos):
 
 
 @njit
-def _random_games(start, streams, max_actions, ring, max_laps, finals, n_actions, outcome):
+def _random_games(start, streams, max_actions, ring, max_laps, finals, n_actions, outcome, record):
     """Play one game per row of ``streams`` (uint64, one column per player) from ``start``;
-    fill ``finals`` (n x 15), ``n_actions`` and ``outcome`` (FINISHED, CUT or REPLAY)."""
-    no_record = np.empty(0, np.int64)
+    fill ``finals`` (n x 15), ``n_actions`` and ``outcome`` (FINISHED, CUT or REPLAY); record
+    the game in ``record`` unless it is empty (one game)."""
     for g in range(streams.shape[0]):
         pos = finals[g]
         copy_into(pos, start)
-        played = _play(pos, streams[g], max_actions, ring, max_laps, no_record)
+        played = _play(pos, streams[g], max_actions, ring, max_laps, record)
         if played == _LAP_LIMIT:
             outcome[g] = REPLAY
             n_actions[g] = 0
         else:
             n_actions[g] = played
             outcome[g] = FINISHED if _is_over(pos) else CUT
-
-
-@njit
-def _recorded_game(start, streams, max_actions, ring, max_laps, actions):
-    """One random game from ``start`` with its actions written to ``actions``; the final
-    position and the number of actions (or ``_LAP_LIMIT``)."""
-    pos = start.copy()
-    played = _play(pos, streams, max_actions, ring, max_laps, actions)
-    return pos, played
 
 
 @njit
@@ -191,7 +188,7 @@ def _roll(pos, budget, stream, ring, max_laps, total):
         if _is_over(pos):
             break
         stream, draw = next_draw(stream)
-        if _sow(pos, _random_action(pos, draw), ring, max_laps) == _LAP_LIMIT:
+        if _sow(pos, _nth_legal(pos, choice_index(draw, _n_legal(pos))), ring, max_laps) == _LAP_LIMIT:
             return 0.0, stream, _LAP_LIMIT
         played += 1
     if _is_over(pos):
@@ -289,12 +286,19 @@ class CrossEndodoiKernel:
         return (NUM_HOLES - 1 if game.options["skip_origin"] else NUM_HOLES), game.params["max_laps"]
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, flat(game.new_initial_state()), streams, max_actions, np.empty((2, 0), np.int64))
+
+    def recorded_game(self, state: CrossEndodoiState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        record = new_record(max_actions)
+        played = self._games(state.game, flat(state), streams.reshape(1, -1), max_actions, record)
+        return as_recorded(record, played)
+
+    def _games(self, game, start: np.ndarray, streams: np.ndarray, max_actions: int, record) -> PlayedGames:
         n = len(streams)
         finals = np.empty((n, _SIZE), np.int64)
         n_actions = np.empty(n, np.int32)
         outcome = np.empty(n, np.int8)
-        start = flat(game.new_initial_state())
-        _random_games(start, streams.copy(), max_actions, *self._rules(game), finals, n_actions, outcome)
+        _random_games(start, streams.copy(), max_actions, *self._rules(game), finals, n_actions, outcome, record)
         scores = finals[:, _STORES:_TO_MOVE].copy()
         ended = outcome == FINISHED  # the board's seeds go to the player not to move
         scores[ended, 1 - finals[ended, _TO_MOVE]] += finals[ended, :NUM_HOLES].sum(axis=1)
@@ -310,13 +314,6 @@ class CrossEndodoiKernel:
             n_actions=n_actions,
             final=notations(finals),
         )
-
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[np.ndarray, list[int] | None]:
-        """One random game: its final array and actions (``None`` if it hit the lap limit)."""
-        actions = np.empty(max_actions, np.int64)
-        start = flat(game.new_initial_state())
-        pos, played = _recorded_game(start, streams.copy(), max_actions, *self._rules(game), actions)
-        return pos, (None if played < 0 else actions[:played].tolist())
 
     def rollout(self, state: CrossEndodoiState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.is_terminal():

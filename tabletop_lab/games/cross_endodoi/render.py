@@ -11,7 +11,8 @@ The board is drawn as seen from South's seat, in data coordinates x 0..8, y 0..3
 
 Each store sits on its owner's right. ``draw`` is a pure function of its inputs; ``BoardView``
 keeps the artists of one axes and updates them in place, which the widgets use to redraw a
-board without making figures. ``sowing_frames`` replays a move seed by seed for animations.
+board without making figures. ``sowing_frames`` shows a move seed by seed for animations, from
+the engine's trace of the move.
 
 Redrawing is kept cheap for the widgets (a click redraws the whole figure with Agg): what never
 changes (the board, rows, stores and fixed labels) is drawn by ``StaticLayer`` as one stored
@@ -32,7 +33,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 
 from ...fastdraw import StaticLayer, add_cached_text
-from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, LapLimitError, owner
+from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, lap_path
 
 __all__ = [
     "AXES_RECT",
@@ -348,9 +349,10 @@ def sowing_frames(state: CrossEndodoiState, action: int) -> list[SowingFrame]:
     """Every step of playing ``action`` in ``state``: the start, then per lap the lift and each
     seed dropped, then the capture if any. The last frame is the position after the move.
 
-    This is a second, seed-by-seed simulation of rules 2.2-2.3 (the engine sows whole rounds
-    at once), so tests can check one against the other. Raises the engine's errors for an
-    illegal action, and ``LapLimitError`` past the game's ``max_laps``.
+    The steps come from the engine: its trace of the move (``last_move``: the laps, the
+    capture) and the holes each lap sows (``rules.lap_path``); nothing here decides a rule.
+    Raises the engine's errors for an illegal action, and ``LapLimitError`` past the game's
+    ``max_laps``.
 
     >>> from tabletop_lab import load_game
     >>> state = load_game("cross_endodoi").new_initial_state()
@@ -360,35 +362,25 @@ def sowing_frames(state: CrossEndodoiState, action: int) -> list[SowingFrame]:
     >>> frames[-1].holes == tuple(state.child(2).holes)
     True
     """
-    state.parse_move(state.action_to_string(action))  # raises if malformed or illegal
-    holes, stores, mover = list(state.holes), list(state.stores), state.to_move
+    report = state.child(action).last_move  # raises if illegal, or past the lap limit
     skip_origin = state.game.options["skip_origin"]
-    max_laps = state.game.params["max_laps"]
+    holes, stores = list(state.holes), list(state.stores)
     frames = [SowingFrame(tuple(holes), tuple(stores), 0, action, None, 0, "start")]
-    origin, lap = action, 0
-    while True:
-        lap += 1
-        if lap > max_laps:
-            raise LapLimitError(f"cross_endodoi: sowing hole {action} needs more than max_laps={max_laps} laps")
-        in_hand, holes[origin] = holes[origin], 0
-        step = -1 if in_hand % 2 else 1  # odd: clockwise, even: counter-clockwise
-        frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, origin, in_hand, "lift"))
-        hole = origin
-        while in_hand:
-            hole = (hole + step) % NUM_HOLES
-            if skip_origin and hole == origin:
-                continue
+    for number, lap in enumerate(report.laps, start=1):
+        holes[lap.origin] = 0
+        in_hand = lap.seeds
+        frames.append(SowingFrame(tuple(holes), tuple(stores), number, lap.origin, lap.origin, in_hand, "lift"))
+        for hole in lap_path(lap.origin, lap.seeds, skip_origin):
             holes[hole] += 1
             in_hand -= 1
-            frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, hole, in_hand, "sow"))
-        if holes[hole] == 1:  # the last seed found an empty hole: stop
-            break
-        origin = hole  # relay
-    across = NUM_HOLES - 1 - hole
-    if owner(hole) == mover and holes[across]:
-        stores[mover] += holes[across] + 1
-        holes[across] = holes[hole] = 0
-        frames.append(SowingFrame(tuple(holes), tuple(stores), lap, origin, across, 0, "capture"))
+            frames.append(SowingFrame(tuple(holes), tuple(stores), number, lap.origin, hole, in_hand, "sow"))
+    if report.captured:
+        last = report.laps[-1]
+        holes[report.capture_hole] = holes[last.last] = 0
+        stores[report.player] += report.captured
+        frames.append(
+            SowingFrame(tuple(holes), tuple(stores), len(report.laps), last.origin, report.capture_hole, 0, "capture")
+        )
     return frames
 
 

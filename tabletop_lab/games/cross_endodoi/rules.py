@@ -333,3 +333,13 @@ def _sowing_orders(step: int) -> tuple[tuple[int, ...], ...]:
 
 
 _SOWING_ORDER = (_sowing_orders(+1), _sowing_orders(-1))  # index: seeds lifted % 2
+
+
+def lap_path(origin: int, seeds: int, skip_origin: bool) -> tuple[int, ...]:
+    """The holes a lap's ``seeds`` fall into, one per seed in sowing order (rules 2.2-2.3): round
+    the ring from ``origin`` (even piles counter-clockwise, odd clockwise), the origin itself
+    passed over under ``skip_origin``. Its last entry is the lap's last hole; a move's laps are
+    in ``last_move``. Drawings and animations show a move seed by seed with it."""
+    ring = NUM_HOLES - 1 if skip_origin else NUM_HOLES
+    order = _SOWING_ORDER[seeds & 1][origin]
+    return tuple(order[k % ring] for k in range(seeds))

@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...compiled_search import uct_search
-from ...jit import choice_index, copy_into, next_draw, njit
-from ...kernels import CUT, FINISHED, PlayedGames, TreeRoot
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_piece
+from ...kernels import CUT, FINISHED, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board
 from .rules import SinodaGame, SinodaState
 
@@ -39,10 +39,8 @@ _REASONS = ("standard", "sinoda")
 _MAX_MIDS = MAX_VALUE - 1  # cells a path passes through before its destination
 _CHANGES_PER_PIECE = 2
 
-_PREFIX = np.frombuffer(b'{"game":"sinoda","players":', np.uint8)
-_TO_MOVE = np.frombuffer(b',"to_move":', np.uint8)
-_PIECES = np.frombuffer(b',"pieces":[', np.uint8)
-_CAPTURED = np.frombuffer(b'],"captured":[', np.uint8)
+_TEXT, _TEXT_STARTS = text_pieces(('{"game":"sinoda","players":', ',"to_move":', ',"pieces":[', '],"captured":['))
+_PREFIX, _TO_MOVE, _PIECES, _CAPTURED = range(4)  # the position JSON's pieces, in order
 
 
 class BoardTables(NamedTuple):
@@ -267,10 +265,11 @@ def _winners(pos, size, players, friendly, end):
 
 
 @njit
-def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, actions):
+def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, record):
     """Random actions on ``pos`` until the end or ``budget`` actions; the player to move draws
     from ``streams[player]`` (updated; a single stream when ``streams`` has one entry). Records
-    them in ``actions`` if it is not empty. Returns (actions played, how the game stands)."""
+    each action and the number of legal actions before it in ``record`` (``kernels.new_record``)
+    unless it is empty. Returns (actions played, how the game stands)."""
     to_move = offsets(size, players)[7]
     end = _ending(pos, size, players)
     played = 0
@@ -280,8 +279,9 @@ def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams
         s = 0 if shared else pos[to_move]
         streams[s], draw = next_draw(streams[s])
         action = legal[choice_index(draw, n)]
-        if len(actions):
-            actions[played] = action
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         if _apply(pos, size, players, stride, action):
             end = _ending(pos, size, players)
         played += 1
@@ -289,10 +289,8 @@ def _play(pos, size, players, friendly, stride, group, dest, path, mids, streams
 
 
 @njit
-def _put(out, at, text):
-    for i in range(len(text)):
-        out[at + i] = text[i]
-    return at + len(text)
+def _put(out, at, piece):
+    return write_piece(out, at, _TEXT, _TEXT_STARTS, piece)
 
 
 @njit
@@ -353,18 +351,18 @@ def _write_json(out, pos, size, players, names, name_len):
 @njit
 def _random_games(
     start, size, players, friendly, stride, group, dest, path, mids, names, name_len, most_legal,
-    streams, max_actions, text, scores, winners, reason, n_actions, outcome,
+    streams, max_actions, text, scores, winners, reason, n_actions, outcome, record,
 ):  # fmt: skip
     """Play one game per row of ``streams`` (uint64, one column per player) from ``start``;
-    fill ``text`` (final JSON), ``scores``, ``winners``, ``reason``, ``n_actions``, ``outcome``."""
+    fill ``text`` (final JSON), ``scores``, ``winners``, ``reason``, ``n_actions``, ``outcome``;
+    record the game in ``record`` unless it is empty (one game)."""
     legal = np.empty(most_legal, np.int64)
-    no_record = np.empty(0, np.int64)
     pos = np.empty_like(start)
     score = offsets(size, players)[4]
     for g in range(streams.shape[0]):
         copy_into(pos, start)
         played, end = _play(
-            pos, size, players, friendly, stride, group, dest, path, mids, streams[g], max_actions, legal, no_record
+            pos, size, players, friendly, stride, group, dest, path, mids, streams[g], max_actions, legal, record
         )
         n_actions[g] = played
         copy_into(scores[g], pos[score : score + players])
@@ -380,18 +378,6 @@ def _random_games(
 
 
 @njit
-def _recorded_game(
-    start, size, players, friendly, stride, group, dest, path, mids, most_legal, streams, budget, actions
-):
-    """One random game from ``start`` with its actions written to ``actions``: the final
-    position, the number of actions and how the game stands."""
-    pos = start.copy()
-    legal = np.empty(most_legal, np.int64)
-    played, end = _play(pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, actions)
-    return pos, played, end
-
-
-@njit
 def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most_legal, budget, stream):
     """A random rollout on ``pos`` (changed) from one stream: the winners mask (-1 when
     ``budget`` ran out first) and the stream's new state."""
@@ -399,7 +385,19 @@ def _rollout(pos, size, players, friendly, stride, group, dest, path, mids, most
     streams = np.empty(1, np.uint64)
     streams[0] = stream
     _, end = _play(
-        pos, size, players, friendly, stride, group, dest, path, mids, streams, budget, legal, np.empty(0, np.int64)
+        pos,
+        size,
+        players,
+        friendly,
+        stride,
+        group,
+        dest,
+        path,
+        mids,
+        streams,
+        budget,
+        legal,
+        np.empty((2, 0), np.int64),
     )
     mask = -1 if end == _GOING else _winners(pos, size, players, friendly, end)
     return mask, streams[0]
@@ -570,6 +568,13 @@ class SinodaKernel:
         )
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, flat(game.new_initial_state()), streams, max_actions, np.empty((2, 0), np.int64))
+
+    def recorded_game(self, state: SinodaState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        record = new_record(max_actions)
+        return as_recorded(record, self._games(state.game, flat(state), streams.reshape(1, -1), max_actions, record))
+
+    def _games(self, game, start: np.ndarray, streams: np.ndarray, max_actions: int, record) -> PlayedGames:
         tables = board_tables(game.board)
         n, players = len(streams), game.num_players
         width = _json_width(tables, players)
@@ -579,10 +584,9 @@ class SinodaKernel:
         reason = np.empty(n, np.int8)
         n_actions = np.empty(n, np.int32)
         outcome = np.empty(n, np.int8)
-        start = flat(game.new_initial_state())
         _random_games(
             start, *self._rules(game), tables.names, tables.name_len, tables.most_legal,
-            streams.copy(), max_actions, text, scores, winners, reason, n_actions, outcome,
+            streams.copy(), max_actions, text, scores, winners, reason, n_actions, outcome, record,
         )  # fmt: skip
         return PlayedGames(
             outcome=outcome,
@@ -595,15 +599,6 @@ class SinodaKernel:
             n_actions=n_actions,
             final=text.view(f"S{width}")[:, 0],
         )
-
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[np.ndarray, list[int]]:
-        """One random game: its final position array and its actions."""
-        actions = np.empty(max_actions, np.int64)
-        start = flat(game.new_initial_state())
-        pos, played, _ = _recorded_game(
-            start, *self._rules(game), board_tables(game.board).most_legal, streams.copy(), max_actions, actions
-        )
-        return pos, actions[:played].tolist()
 
     def rollout(self, state: SinodaState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.is_terminal():

@@ -3,7 +3,7 @@
 A state is a flat int64 array of 20 entries, the fields of ``SinomiliaState`` (see the ``_``
 indices below): hands and discards as the engine's 10-bit masks, -1 for ``None`` and for no set
 card. ``_apply`` and ``_resolve`` are ``SinomiliaState._apply`` and ``_resolve`` written for
-numba, and ``_random_action`` picks from the engine's legal list (``legal_actions()``: cards
+numba, and ``_n_legal`` and ``_nth_legal`` pick from the engine's legal list (``legal_actions()``: cards
 ascending; ``chip sun``, ``chip moon``, changes ascending, ``pass``) without building it.
 ``tests/games/sinomilia/test_kernel.py`` proves them equal game by game.
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
-from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames
+from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
+from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, as_recorded, new_record
 from .rules import (
     CHANGE,
     PASS,
@@ -77,26 +77,29 @@ def _nth_card(mask, index):
 
 
 @njit
-def _random_action(pos, draw):
-    """``legal[choice_index(draw, len(legal))]`` for the engine's ``legal_actions()`` of ``pos``
-    (a game not over)."""
+def _n_legal(pos):
+    """``len(legal_actions())`` of ``pos`` (a game not over)."""
     mover = pos[_TO_MOVE]
     if pos[_PHASE] == PHASE_SET:
-        hand = pos[_HANDS + mover]
-        return _nth_card(hand, choice_index(draw, _count(hand)))
+        return _count(pos[_HANDS + mover])
     if pos[_CHIPS + mover] == 0:  # [pass]
-        return PASS
+        return 1
     if pos[_CHANGED + mover]:  # [chip sun, chip moon, pass]
-        index = choice_index(draw, 3)
-        return PASS if index == 2 else SUN + index
-    held = pos[_HANDS + mover] | 1 << pos[_CARDS + mover]
-    n = _count(held) + 3  # chip sun, chip moon, a change to each held card, pass
-    index = choice_index(draw, n)
+        return 3
+    return _count(pos[_HANDS + mover] | 1 << pos[_CARDS + mover]) + 3  # suns, moons, a change to each held card, pass
+
+
+@njit
+def _nth_legal(pos, index, n):
+    """``legal_actions()[index]`` of ``pos``, whose list has ``n`` actions, without making it."""
+    mover = pos[_TO_MOVE]
+    if pos[_PHASE] == PHASE_SET:
+        return _nth_card(pos[_HANDS + mover], index)
+    if index == n - 1:  # pass comes last: [pass], [chip sun, chip moon, pass], ..
+        return PASS
     if index < 2:
         return SUN + index
-    if index == n - 1:
-        return PASS
-    return CHANGE + _nth_card(held, index - 2)
+    return CHANGE + _nth_card(pos[_HANDS + mover] | 1 << pos[_CARDS + mover], index - 2)
 
 
 @njit
@@ -185,11 +188,12 @@ def _resolve(pos, round_cap):
 
 
 @njit
-def _play(pos, streams, per_player, budget, round_cap, actions):
+def _play(pos, streams, per_player, budget, round_cap, record):
     """Random actions on ``pos`` until the end or ``budget`` actions. The player to move draws
     from ``streams[player]`` if ``per_player``, else everyone from ``streams[0]`` (updated).
-    Records the actions in ``actions`` unless it is empty. Returns the actions and turns played
-    (a turn: a run of actions by one player; a round's last mover may start the next)."""
+    Records each action and the number of legal actions before it in ``record``
+    (``kernels.new_record``) unless it is empty. Returns the actions and turns played (a turn:
+    a run of actions by one player; a round's last mover may start the next)."""
     played = turns = 0
     previous = _NONE
     while played < budget and pos[_PHASE] != PHASE_OVER:
@@ -199,32 +203,25 @@ def _play(pos, streams, per_player, budget, round_cap, actions):
             previous = player
         s = player if per_player else 0
         streams[s], draw = next_draw(streams[s])
-        action = _random_action(pos, draw)
-        if len(actions):
-            actions[played] = action
+        n = _n_legal(pos)
+        action = _nth_legal(pos, choice_index(draw, n), n)
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         _apply(pos, action, round_cap)
         played += 1
     return played, turns
 
 
 @njit
-def _random_games(start, streams, max_actions, round_cap, finals, n_actions, n_turns):
+def _random_games(start, streams, max_actions, round_cap, finals, n_actions, n_turns, record):
     """One game per row of ``streams`` (uint64, a column per player) from ``start``: the final
-    states in ``finals`` (n x 20), the lengths in ``n_actions`` and ``n_turns``."""
-    no_record = np.empty(0, np.int64)
+    states in ``finals`` (n x 20), the lengths in ``n_actions`` and ``n_turns``; the game
+    recorded in ``record`` unless it is empty (one game)."""
     for g in range(streams.shape[0]):
         pos = finals[g]
         copy_into(pos, start)
-        n_actions[g], n_turns[g] = _play(pos, streams[g], True, max_actions, round_cap, no_record)
-
-
-@njit
-def _recorded_game(start, streams, max_actions, round_cap, actions):
-    """One random game from ``start`` with its actions written to ``actions``: the final state
-    and the number of actions."""
-    pos = start.copy()
-    played, _ = _play(pos, streams, True, max_actions, round_cap, actions)
-    return pos, played
+        n_actions[g], n_turns[g] = _play(pos, streams[g], True, max_actions, round_cap, record)
 
 
 @njit
@@ -237,7 +234,7 @@ def _rollout(fields, budget, stream, round_cap):
         pos[i] = fields[i]
     streams = np.empty(1, np.uint64)
     streams[0] = stream
-    _play(pos, streams, False, budget, round_cap, np.empty(0, np.int64))
+    _play(pos, streams, False, budget, round_cap, np.empty((2, 0), np.int64))
     c0, c1 = pos[_CHIPS], pos[_CHIPS + 1]
     if pos[_PHASE] == PHASE_OVER:
         winner = pos[_LAST_WINNER] if c0 == c1 else (0 if c0 > c1 else 1)
@@ -256,18 +253,14 @@ _OPEN, _PHASE_KEY, _START_KEY, _TO_MOVE_KEY, _CHIPS_KEY, _TABLE_KEY, _HANDS_KEY,
 _DISCARDS_KEY, _CHANGED_KEY, _LAST_ACTION_KEY, _LAST_TURN_KEY, _LAST_WINNER_KEY, _CAP_KEY = range(8, 14)
 _CLOSE, _COMMA, _NULL, _FALSE = (_PIECES.index(word) for word in ("}", ",", "null", "false"))  # _FALSE + 1: true
 _PHASE_NAMES, _TURN_NAMES = _PIECES.index(PHASES[0]), _PIECES.index(TURNS[0])  # by the engine's codes
-_PIECE_BYTES = np.frombuffer("".join(_PIECES).encode(), np.uint8)
-_PIECE_STARTS = np.cumsum([0] + [len(p) for p in _PIECES]).astype(np.int64)
+_PIECE_TEXT, _PIECE_STARTS = text_pieces(_PIECES)
 _JSON_WIDTH = 400  # more than the longest position (a 19-digit round, full hands)
 
 
 @njit
 def _put(out, at, piece):
     """Write text piece ``piece`` at ``out[at]``; the position after it."""
-    for i in range(_PIECE_STARTS[piece], _PIECE_STARTS[piece + 1]):
-        out[at] = _PIECE_BYTES[i]
-        at += 1
-    return at
+    return write_piece(out, at, _PIECE_TEXT, _PIECE_STARTS, piece)
 
 
 @njit
@@ -389,12 +382,18 @@ class SinomiliaKernel:
         return isinstance(game, SinomiliaGame)
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, flat(game.new_initial_state()), streams, max_actions, np.empty((2, 0), np.int64))
+
+    def recorded_game(self, state: SinomiliaState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        record = new_record(max_actions)
+        return as_recorded(record, self._games(state.game, flat(state), streams.reshape(1, -1), max_actions, record))
+
+    def _games(self, game, start: np.ndarray, streams: np.ndarray, max_actions: int, record) -> PlayedGames:
         n = len(streams)
         finals = np.empty((n, _SIZE), np.int64)
         n_actions = np.empty(n, np.int32)
         n_turns = np.empty(n, np.int32)
-        start = flat(game.new_initial_state())
-        _random_games(start, streams.copy(), max_actions, _round_cap(game), finals, n_actions, n_turns)
+        _random_games(start, streams.copy(), max_actions, _round_cap(game), finals, n_actions, n_turns, record)
         over = finals[:, _PHASE] == PHASE_OVER
         capped = finals[:, _CAP_REACHED] == 1
         scores = finals[:, _CHIPS : _CHIPS + 2].copy()
@@ -413,14 +412,6 @@ class SinomiliaKernel:
             n_actions=n_actions,
             final=positions_json(finals),
         )
-
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> tuple[np.ndarray, list[int]]:
-        """One random game: its final array and its actions."""
-        actions = np.empty(max_actions, np.int64)
-        pos, played = _recorded_game(
-            flat(game.new_initial_state()), streams.copy(), max_actions, _round_cap(game), actions
-        )
-        return pos, actions[:played].tolist()
 
     def rollout(self, state: SinomiliaState, budget: int, stream: int) -> tuple[list[float], int]:
         if budget <= 0 or state.phase == PHASE_OVER:

@@ -43,7 +43,8 @@ the tests of the other growth stones (breathing, completability) some 25%.
 them, including the statistics notebook's variants (7x7 with ``growth="all"``); under
 ``growth="all"`` only with the default engine parameter ``all_search_limit`` (the Python engine
 plays any other). The first use on a machine compiles for some 30-45 s of CPU (numba caches the
-result in ``__pycache__``).
+result in ``__pycache__``). The growth="all" search has a compiled entry of its own
+(``_run_all``; ``_run_any`` is compiled without it), so a growth="any" game never compiles it.
 
 A game cut in the middle of a turn (``max_actions``) gets its final snapshot from the engine,
 which replays the turn's stones from the turn's start position. ``REPLAY`` marks a game only
@@ -59,7 +60,17 @@ import numpy as np
 from ...compiled_search import uct_search
 from ...core import canonical_json
 from ...jit import choice_index, copy_into, grown_rows, next_draw, njit
-from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, TreeRoot, random_rollout
+from ...kernels import (
+    CUT,
+    FINISHED,
+    REPLAY,
+    PlayedGames,
+    RecordedGame,
+    TreeRoot,
+    as_recorded,
+    new_record,
+    random_rollout,
+)
 from .growth import SEARCH_LIMIT
 from .rules import FINISH, FIRST_PLACE, PASS, SygoGame, SygoState
 
@@ -537,17 +548,6 @@ def _touches_mover(q, mover, nbr):
         if y < 0:
             break
         if (mover[y >> 5] >> (y & 31)) & 1:
-            return True
-    return False
-
-
-@_inline
-def _has_empty_neighbour(q, mover, opp, nbr):
-    for k in range(4):
-        y = nbr[q, k]
-        if y < 0:
-            break
-        if not ((mover[y >> 5] >> (y & 31)) & 1) and not ((opp[y >> 5] >> (y & 31)) & 1):
             return True
     return False
 
@@ -1409,10 +1409,11 @@ def _witness(grown, q, witnesses, n_witnesses):
 # ----------------------------------------------------------------------------- legal actions
 
 
-@njit
-def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
+@_inline
+def _end_ok(node, q, pt, tb, tv, nbr, wb, wp, maximal):
     """Whether the growth turn can end now: finish (``q`` = -1) or the balancing stone ``q``
-    (``SygoState._end_reason``; ``q`` is known to be a placement point)."""
+    (``SygoState._end_reason``; ``q`` is known to be a placement point). ``maximal``: under
+    ``growth="all"`` (a constant: see ``_run``)."""
     words = wb.shape[1]
     added = node[:words]
     mover, opp = wb[_MOVER], wb[_OPP]
@@ -1425,7 +1426,7 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp):
         _position(filled, tb, tv, mover, opp)
     if _lowest_dead(mover, opp, wb) >= 0:
         return False
-    if tv[7 * words + 3]:
+    if maximal:
         return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
     return True
 
@@ -1655,15 +1656,18 @@ def _settle_next_to_two(node, mover, fb, words):
         fb[_GROW_CHECK * words + w] &= ~settled
 
 
-@njit
-def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses):
+@_inline
+def _check_candidates(
+    node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
+):
     """Decide what ``_legal_masks`` left open, in the engine's order (under ``growth="all"`` the
     witnesses found depend on it): finish, the placements of row _PLACE_CHECK, the growth
     stones of row _GROW_CHECK (the legal ones join rows _PLACE_OK, _GROW_OK). Returns finish's
-    legality. ``points`` and ``after`` (a node) are scratch."""
+    legality. ``points`` and ``after`` (a node) are scratch. ``maximal``: under ``growth="all"``,
+    a constant, so that numba leaves the maximal-move search out of a growth="any" entry."""
     words = wb.shape[1]
     mover, opp = words, 2 * words
-    if finish < 0:
+    if maximal and finish < 0:
         added = wb[_ADDED]
         for w in range(words):
             added[w] = node[w]
@@ -1672,7 +1676,7 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
     for i in range(m):
         q = points[i]
         if mid:
-            ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp)
+            ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp, maximal)
         else:
             ok = _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, nbr, wb, wp)
         if ok:
@@ -1684,13 +1688,13 @@ def _check_candidates(node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, af
         for j in range(6 * words):
             after[j] = node[j]
         _step(after, p, pt, tb, nbr, wb, wp)
-        if tv[7 * words + 3]:
+        if maximal:
             ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
         else:  # "any": _legal_masks's quick test failed (or a group of the node has no liberty)
             ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
-    if n_witnesses[0] > known:  # closed under the witnesses found meanwhile, as the engine's list
+    if maximal and n_witnesses[0] > known:  # closed under the witnesses found meanwhile, as the engine's list
         for i in range(m):
             p = points[i]
             if (fb[_GROW_OK * words + (p >> 5)] >> (p & 31)) & 1:
@@ -1778,16 +1782,19 @@ def _scratch(nbr):
 
 @_inline
 def _play(
-    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record
-):
+    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record,
+    maximal,
+):  # fmt: skip
     """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
     4 ints) until the end or ``budget`` actions; the player to move draws from
     ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
     entry: ``mid`` set, its start position in ``root_board``, its stones in ``stones`` (-1
     ended); ``witnesses`` are the first turn's.
     Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
-    actions go to ``record`` if it is not empty; ``board`` ends as the final state (the board as
-    it stands mid-turn), ``root_board`` as the start of the last turn."""
+    actions and the number of legal actions before each go to ``record`` (``kernels.new_record``)
+    if it is not empty; ``board`` ends as the final state (the board as
+    it stands mid-turn), ``root_board`` as the start of the last turn. ``maximal``: ``all_growth``
+    as a constant (see ``_run``)."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
@@ -1825,7 +1832,7 @@ def _play(
         finish = _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, after)
         if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):  # rows _PLACE_CHECK, _GROW_CHECK
             finish = _check_candidates(
-                node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses
+                node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
             )
         first = finish if mid else 1  # finish, or pass at a turn's start
         if n_witnesses[0] < 0:
@@ -1843,8 +1850,9 @@ def _play(
             action = FIRST_PLACE + _nth_point(fb, _PLACE_OK * words, words, k - first)
         else:
             action = FIRST_PLACE + n_points + _nth_point(fb, _GROW_OK * words, words, k - first - n_place)
-        if len(record):
-            record[played] = action
+        if record.shape[1]:
+            record[0, played] = action
+            record[1, played] = n
         played += 1
         ended = True
         if action == PASS:
@@ -1957,13 +1965,18 @@ def _area_count(white, black, nbr):
     return _count(white) - _count(black)
 
 
-@njit
-def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
-    """The one compiled entry: one random game (or rollout) per row of ``boards`` (board, then
+@_inline
+def _run(
+    boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out, maximal
+):
+    """One random game (or rollout) per row of ``boards`` (board, then
     the turn's start, then its stones: see ``_play``) and of ``streams`` (changed in place).
     ``out`` rows: outcome, actions, moves, scores (2), stones of a turn in progress, and White's
     area minus Black's by ``area_estimate`` (rollouts cut by their budget only). The witnesses
-    given are the first game's (a rollout's)."""
+    given are the first game's (a rollout's). ``maximal`` is ``all_growth`` as a constant: the two
+    entries below inline this with True and False, so that numba prunes the growth="all" search
+    (``_completable_all``, ``_search_maximal`` and the rest) out of ``_run_any``, and a
+    growth="any" game never compiles it."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     for g in range(boards.shape[0]):
@@ -1973,7 +1986,7 @@ def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, w
         board = row[: 2 * words + 4]
         played, moves, n_stones = _play(
             board, row[2 * words + 4 : 4 * words + 4], row[4 * words + 4 :], streams[g], one_stream, max_actions, nbr,
-            balancing, all_growth, witnesses, n_witnesses, record,
+            balancing, all_growth, witnesses, n_witnesses, record, maximal,
         )  # fmt: skip
         if played == _OVERFLOW:
             out[g, 0] = REPLAY
@@ -1988,6 +2001,20 @@ def _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, w
         out[g, 5] = n_stones
         if one_stream and out[g, 0] == CUT:  # a rollout stopped by its budget: evaluate()
             out[g, 6] = _area_count(white, black, nbr)
+
+
+@njit
+def _run_any(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
+    """``_run`` under growth="any" (``all_growth`` False): the compiled entry without the search."""
+    _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out,
+         False)  # fmt: skip
+
+
+@njit
+def _run_all(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
+    """``_run`` under growth="all" (``all_growth`` True): the compiled entry with the search."""
+    _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out,
+         True)  # fmt: skip
 
 
 @njit
@@ -2084,8 +2111,8 @@ def _tree_legal(state, rules, out):
     mid = state[at + 3] == 1
     finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, nbr, fb, wb, wp, points, after)
     if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
-        finish = _check_candidates(
-            node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10]
+        finish = _check_candidates(  # the tree searches growth="any" only
+            node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10], False
         )
     n = 0
     if not mid or finish:
@@ -2171,7 +2198,7 @@ def _tree_rollout(state, budget, stream, rules, values):
         copy_into(row[0, at + 4 :], state[5 * words + 4 :])
         streams[0, 0] = stream
         rules[10][0] = 0
-        _run(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
+        _run_any(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
         stream = streams[0, 0]
         if out[0, 0] == FINISHED:
             value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
@@ -2246,8 +2273,9 @@ class SygoKernel:
         if witnesses is None:
             witnesses = self._witnesses(all_growth, words)
         out = np.zeros((len(boards), 7), np.int64)
-        record = np.empty(0, np.int64) if record is None else record
-        _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, *witnesses, record, out)
+        record = np.empty((2, 0), np.int64) if record is None else record
+        run = _run_all if all_growth else _run_any
+        run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, *witnesses, record, out)
         return out
 
     @staticmethod
@@ -2259,11 +2287,24 @@ class SygoKernel:
         return boards
 
     def random_games(self, game, streams: np.ndarray, max_actions: int) -> PlayedGames:
+        return self._games(game, self._empty_boards(game, len(streams)), streams, max_actions)
+
+    def recorded_game(self, state: SygoState, streams: np.ndarray, max_actions: int) -> RecordedGame:
+        game = state.game
+        boards, witnesses = self._row(state)
+        record = new_record(max_actions)
+        if witnesses is None:  # more witnesses than the kernel holds: the engine plays it
+            played = self._games(game, boards, streams.reshape(1, -1), 0)
+            played.outcome[:] = REPLAY
+            return as_recorded(record, played)
+        return as_recorded(record, self._games(game, boards, streams.reshape(1, -1), max_actions, witnesses, record))
+
+    def _games(self, game, boards, streams, max_actions, witnesses=None, record=None) -> PlayedGames:
+        """Random games from ``boards`` (``_run``'s rows, changed: the final states)."""
         n, size = len(streams), game.options["size"]
         n_points = size * size
         words = (n_points + 31) >> 5
-        boards = self._empty_boards(game, n)
-        out = self._play(game, boards, streams.copy(), False, max_actions)
+        out = self._play(game, boards, streams.copy(), False, max_actions, witnesses, record)
         width = n_points + size - 1 + 6
         text = np.zeros((n, width), np.uint8)
         _write_notations(boards, size, text)
@@ -2303,21 +2344,11 @@ class SygoKernel:
             state.apply_action(action)
         return canonical_json(state.snapshot())
 
-    def recorded_game(self, game, streams: np.ndarray, max_actions: int) -> list[int]:
-        """The actions of one random game (``streams``: one per seat)."""
-        record = np.empty(max_actions, np.int64)
-        out = self._play(
-            game, self._empty_boards(game, 1), streams.reshape(1, -1).copy(), False, max_actions, record=record
-        )
-        return record[: out[0, 1]].tolist()
-
-    def rollout(self, state: SygoState, budget: int, stream: int) -> tuple[list[float], int]:
-        if budget <= 0 or state.is_terminal():
-            return (state.returns() if state.is_terminal() else state.evaluate()), stream
-        game = state.game
-        n_points = state.geom.points
-        words = (n_points + 31) >> 5
-        boards = self._empty_boards(game, 1)
+    def _row(self, state: SygoState) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+        """``_run``'s row of ``state`` (a batch of one) and the witnesses of its turn (``None``
+        when they are more than the kernel holds)."""
+        words = (state.geom.points + 31) >> 5
+        boards = self._empty_boards(state.game, 1)
         row = boards[0]
         at = 2 * words
         row[:at] = _words(state.white, words) + _words(state.black, words)
@@ -2328,23 +2359,31 @@ class SygoKernel:
             white, black = (mover, opponent) if state.to_move == 0 else (opponent, mover)
             row[at + 4 : 2 * at + 4] = _words(white, words) + _words(black, words)
             row[2 * at + 4 : 2 * at + 4 + len(state.stones)] = state.stones
-        all_growth = game.options["growth"] == "all"
+        all_growth = state.game.options["growth"] == "all"
         witnesses, n_witnesses = self._witnesses(all_growth, words)
         if all_growth and turn is not None:  # the engine's turn keeps the maximal moves it found
             if len(turn.witnesses) > _WITNESS_CAP:
-                return random_rollout(state.clone(), budget, stream)
+                return boards, None
             for i, (grown, q) in enumerate(turn.witnesses):
                 witnesses[i] = [*_words(grown, words), -1 if q is None else q]
             n_witnesses[0] = len(turn.witnesses)
+        return boards, (witnesses, n_witnesses)
+
+    def rollout(self, state: SygoState, budget: int, stream: int) -> tuple[list[float], int]:
+        if budget <= 0 or state.is_terminal():
+            return (state.returns() if state.is_terminal() else state.evaluate()), stream
+        boards, witnesses = self._row(state)
+        if witnesses is None:
+            return random_rollout(state.clone(), budget, stream)
         streams = np.array([[stream]], np.uint64)
-        out = self._play(game, boards, streams, True, budget, witnesses=(witnesses, n_witnesses))
+        out = self._play(state.game, boards, streams, True, budget, witnesses=witnesses)
         if out[0, 0] == REPLAY:
             return random_rollout(state.clone(), budget, stream)
         if out[0, 0] == FINISHED:
             white, black = out[0, 3], out[0, 4]
             value = 0.0 if white == black else (1.0 if white > black else -1.0)
             return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
-        lead = int(out[0, 6]) / n_points
+        lead = int(out[0, 6]) / state.geom.points
         return [lead, -lead], int(streams[0, 0])
 
     def tree_state(self, state: SygoState) -> np.ndarray:
@@ -2386,7 +2425,7 @@ class SygoKernel:
             self._empty_boards(game, 1),  # 11 a rollout's row for _run
             np.zeros((1, 1), np.uint64),  # 12 its stream
             np.zeros((1, 7), np.int64),  # 13 its out
-            np.empty(0, np.int64),  # 14 no record
+            np.empty((2, 0), np.int64),  # 14 no record
             True,  # 15 one stream (rollouts)
             False,  # 16 growth="all": no
             fb,

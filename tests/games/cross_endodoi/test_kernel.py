@@ -65,10 +65,10 @@ def test_kernel_actions_are_the_engines_actions(options):
     game = load_game("cross_endodoi", **options)
     kernel = kernel_of(game)
     for streams in seeds(200, 7):
-        final, actions = kernel.recorded_game(game, streams, CAP)
+        recorded = kernel.recorded_game(game.new_initial_state(), streams, CAP)
         state = python_game(game, streams)
-        assert actions == state.history()
-        assert final.tolist() == [*state.holes, *state.stores, state.to_move]
+        assert recorded.actions == state.history()
+        assert recorded.played.final[0].decode() == state.notation()
 
 
 def test_games_cut_at_max_actions_stop_there():

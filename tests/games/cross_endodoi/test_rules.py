@@ -1,8 +1,9 @@
 """Cross-endodoi rules: every rule and decision of shared/spec/cross_endodoi.md.
 
 Positions are written in the spec's notation ``h0..h5/h6..h11 S-N P``. A slow, literal
-seed-by-seed reference sower (``reference_move``) checks the engine's fast lap arithmetic on
-random positions.
+seed-by-seed reference sower (``reference_move``) checks the engine's fast lap arithmetic, and
+the trace of a move that drawings and animations use (its laps, ``lap_path``), on random
+positions.
 """
 
 import json
@@ -19,6 +20,7 @@ from tabletop_lab import (
     load_game,
 )
 from tabletop_lab.games.cross_endodoi import LapLimitError
+from tabletop_lab.games.cross_endodoi.rules import lap_path
 
 GAME = load_game("cross_endodoi")
 
@@ -30,19 +32,24 @@ def play(notation: str, hole: str, **options):
 
 
 def reference_move(holes, stores, mover, hole, skip_origin, max_laps):
-    """The spec's section 2.2-2.3 read literally, one seed at a time; None if too many laps."""
+    """The spec's section 2.2-2.3 read literally, one seed at a time: the holes, the stores and
+    each lap's (origin, seeds, holes sown seed by seed); None if too many laps."""
     holes, stores = list(holes), list(stores)
     origin = hole
+    laps = []
     for _ in range(max_laps):
         seeds, holes[origin] = holes[origin], 0
         step = -1 if seeds % 2 else 1
         where = origin
+        path = []
         for _ in range(seeds):
             where = (where + step) % 12
             if skip_origin and where == origin:
                 where = (where + step) % 12
             before = holes[where]
             holes[where] += 1
+            path.append(where)
+        laps.append((origin, seeds, tuple(path)))
         if before >= 1:
             origin = where
             continue
@@ -50,7 +57,7 @@ def reference_move(holes, stores, mover, hole, skip_origin, max_laps):
         if where // 6 == mover and holes[across]:
             stores[mover] += holes[across] + 1
             holes[across] = holes[where] = 0
-        return holes, stores
+        return holes, stores, laps
     return None
 
 
@@ -352,3 +359,5 @@ def test_engine_matches_the_literal_reference(position, choice):
     assert report.hole == hole and report.player == mover
     assert report.captured == expected[1][mover] - stores[mover]
     assert all(lap.relay for lap in report.laps[:-1]) and not report.laps[-1].relay
+    # the engine's trace of the move, which drawings and animations show seed by seed
+    assert [(lap.origin, lap.seeds, lap_path(lap.origin, lap.seeds, skip)) for lap in report.laps] == expected[2]
