@@ -165,6 +165,11 @@ class PlaySession:
         return self._cards_shown
 
     @property
+    def reveal_at(self) -> int:
+        """The move that last revealed hidden cards (0: none yet): takebacks stop after it."""
+        return self._floor[0]
+
+    @property
     def viewer(self) -> int | None:
         """The seat whose view is shown; ``None``: everything (perfect information, or all cards shown)."""
         if self.perfect or self._showing_all:
