@@ -3,8 +3,9 @@
 The session holds the game: history, takebacks, seats, who looks at the screen, what they may
 see, agents and the hand-over, and raises ``number`` with every change. The board draws one
 session state at a time (``session.view()``) and sends clicks back as calls; it decides no rule.
-Each of the status line, the move list, the action buttons and the picture carries the state
-number it shows as a CSS class ``tl-n-<number>``, so a browser test can check they agree.
+Each of the picture, the status line, the move list and the action buttons carries the state
+number it shows as a CSS class ``tl-n-<number>``, and the board itself last, so that a page
+whose board says N shows state N in every part (the picture is sent first).
 
 The game's ``board.py`` tells the board how to draw it and which cells a click hits (see
 ``tabletop_lab/board_adapter.py``). It keeps one figure, drawn by an ipympl canvas and updated
@@ -453,8 +454,8 @@ class Board(widgets.VBox):
                 picker.disabled = "seats" not in enabled
         finally:
             self._syncing = False
-        for widget in (self.status, self.moves, self.action_buttons, self.figure.canvas):
-            _tag(widget, view.number)
+        for widget in (self.figure.canvas, self.status, self.moves, self.action_buttons, self):
+            _tag(widget, view.number)  # the board last: once it says N, every part shows N
 
     def _draw(self, preview: Any = None) -> None:
         hidden = self.session.handing_over is not None
