@@ -416,6 +416,15 @@ class Game:
             return self.state_from_json(text)
         return self.state_from_notation(text)
 
+    def state_from_observation(self, data: Any, player: int, rng: Any) -> State:
+        """A position ``player`` cannot tell from their observation ``data`` (``observation(player)``),
+        the cards hidden from them dealt with ``rng`` (a ``random.Random``); a Play board's Load
+        takes back the view it shows. Perfect information: the position itself; games with hidden
+        information override this, the default refuses."""
+        if self.info.perfect_information:
+            return self.state_from_dict(data)
+        raise PositionError(f"{self.name}: cannot deal the hidden cards of a view; load a full position")
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.options == self.options and other.params == self.params
 
@@ -739,6 +748,12 @@ class State:
         """
         self._check_player(player)
         return self.clone()
+
+    def reveals(self, action: int) -> bool:
+        """Whether playing ``action`` shows a seat something that was hidden from it (a showdown,
+        the end of a round): takebacks stop there. Never with perfect information; games with
+        hidden information override this, the default being safe (every action reveals)."""
+        return not self.game.info.perfect_information
 
     def observed_action_string(self, action: int, player: int) -> str:
         """How ``player`` sees ``action`` (games with hidden actions mask it)."""

@@ -20,7 +20,9 @@ from .registry import load_game
 
 __all__ = ["GameRecord"]
 
-_KEYS = ("game", "options", "seed", "start", "actions", "agents", "result")
+_KEYS = ("version", "game", "options", "seed", "start", "actions", "agents", "result", "cards_shown")
+#: The record format: 2 added ``cards_shown``; a record without ``version`` is of format 1.
+RECORD_VERSION = 2
 
 
 @dataclass
@@ -29,6 +31,7 @@ class GameRecord:
 
     ``start`` is the position JSON play began from, or ``None`` for the initial position.
     ``seed`` is the seed the players' randomness came from (the engines have none).
+    ``cards_shown``: someone at a Play board showed every seat's hidden cards during the game.
 
     A malformed record raises ``PositionError`` naming the field; an action that cannot be
     played on replay raises the engine's ``ActionError``, prefixed with its index in ``actions``.
@@ -41,6 +44,8 @@ class GameRecord:
     start: dict | None = None
     agents: list[str] | None = None
     result: dict | None = field(default=None)
+    cards_shown: bool = False
+    version: int = RECORD_VERSION
 
     @classmethod
     def from_state(cls, state: State, seed: int | None = None, agents: list[str] | None = None) -> GameRecord:
@@ -109,7 +114,7 @@ class GameRecord:
             raise PositionError(
                 f"game record has unknown key(s) {', '.join(excerpt(k, limit=40) for k in unknown[:5])}"
             )
-        record = cls(**{k: data[k] for k in _KEYS if k in data})
+        record = cls(**{"version": 1, **{k: data[k] for k in _KEYS if k in data}})
         _check_fields(record)
         return record
 
@@ -132,6 +137,12 @@ def _check_fields(record: GameRecord) -> None:
         return value is None or isinstance(value, kind)
 
     checks = (
+        (
+            "version",
+            type(record.version) is int and 1 <= record.version <= RECORD_VERSION,
+            f"a record format 1..{RECORD_VERSION}",
+        ),
+        ("cards_shown", type(record.cards_shown) is bool, "true or false"),
         ("game", isinstance(record.game, str), "a game name (string)"),
         (
             "options",

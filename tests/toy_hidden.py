@@ -73,6 +73,13 @@ class HiddenCardGame(Game):
         state._start = state.to_dict()
         return state
 
+    def state_from_observation(self, data: Any, player: int, rng: Any) -> HiddenCardState:
+        """``observation(player)`` with the masked card (``None``) drawn from ``rng``."""
+        if isinstance(data, dict) and isinstance(data.get("cards"), list):
+            cards = [rng.randrange(self.options["cards"]) if c is None else c for c in data["cards"]]
+            data = {**data, "cards": cards}
+        return self.state_from_dict(data)
+
 
 class HiddenCardState(State):
     def __init__(self, game: HiddenCardGame, cards: list[int], bets: list[int]):
@@ -143,6 +150,10 @@ class HiddenCardState(State):
         shown = self.showdown()
         cards = [c if p == player or shown else None for p, c in enumerate(self.cards)]
         return {**self.to_dict(), "cards": cards}
+
+    def reveals(self, action: int) -> bool:
+        """The cards are shown at a showdown."""
+        return self.child(action).showdown()
 
     def resample(self, player: int, rng: Any) -> HiddenCardState:
         """A copy with the other player's card drawn from ``rng``, unless the showdown showed it."""

@@ -1,49 +1,41 @@
-"""A playable board for any game: click to play, agents per seat, undo, move list, positions.
+"""A playable board for any game: the view of a ``PlaySession`` (``tabletop_lab/session.py``).
 
-The board is generic; ``tabletop_lab/games/<game>/board.py`` tells it how to draw the game and
-which cells a click hits (see ``tabletop_lab/board_adapter.py``). It keeps one figure, drawn by an ipympl canvas
-and updated in place. Agents think in a thread while a kernel's event loop runs (Jupyter,
-Voila), and their moves are animated with loop timers, so the page stays responsive; without
-a running loop (scripts, tests) agents reply at once and nothing is animated. A move never
-waits for numba's compiler: agents think in Python, the same moves, until a game's kernel is
-compiled in the background (``kernels.ready_kernels_only``).
+The session holds the game: history, takebacks, seats, who looks at the screen, what they may
+see, agents and the hand-over, and raises ``number`` with every change. The board draws one
+session state at a time (``session.view()``) and sends clicks back as calls; it decides no rule.
+Each of the picture, the status line, the move list and the action buttons carries the state
+number it shows as a CSS class ``tl-n-<number>``, and the board itself last, so that a page
+whose board says N shows state N in every part (the picture is sent first).
 
-History: ``line`` holds the position at the start of every move from the start position; the
-move list shows each move by its canonical string, and clicking an entry jumps there. Undo,
-redo and jumps move along the line without erasing it; playing a different move from an
-earlier position replaces the rest. Moving along the line never starts an agent; "Agent move"
-(or a new move) does. In a move of several actions, Undo takes back one action at a time.
+The game's ``board.py`` tells the board how to draw it and which cells a click hits (see
+``tabletop_lab/board_adapter.py``). It keeps one figure, drawn by an ipympl canvas and updated
+in place. Under a running event loop (Jupyter, Voila) agents think in a thread and their moves
+are animated with loop timers (perfect information only), so the page stays responsive; without
+one (scripts, tests) agents reply at once and nothing is animated.
 
 Input: a click sequence picks an action (see ``board_adapter``); actions without a cell are
 buttons; when clicks complete several actions a row of buttons asks which one.
-
-Hidden information: in games whose ``info.information`` is ``"imperfect"`` everything shown
-(status, picture, move list, position box, hover, buttons) comes from one viewing seat: the
-human to move, or the only human. Between two humans the board hides the game behind a
-"Hand the screen to ..." panel until that player presses Ready.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import json
-import threading
 import warnings
 from collections.abc import Hashable
 from typing import Any
 
 import ipywidgets as widgets
 
-from ..agents import Agent, make_agent
+from ..agents import Agent
 from ..board_adapter import load_adapter
-from ..core import Game, State, canonical_json
-from ..errors import ActionError, IllegalActionError
-from ..kernels import ready_kernels_only
+from ..core import Game, State
+from ..errors import IllegalActionError
+from ..records import GameRecord
 from ..registry import load_game
+from ..session import PlaySession, SessionView, resolve_game
 from .controls import (
-    HUMAN,
     ErrorLog,
     guarded,
     make_canvas,
@@ -66,12 +58,12 @@ class Board(widgets.VBox):
     the agents (seat i gets ``seed + i``); ``animate``: animate agents' moves.
 
     Programmatic use: ``play(move)``, ``press(label)``, ``ready()``, ``undo()``, ``redo()``,
-    ``jump(turn)``, ``new_game(**options)``, ``load(text)``, ``click_cell(cell)``,
-    ``handle_click(x, y)``, ``cell_centre(cell)``, ``state``.
+    ``jump(turn)``, ``new_game(**options)``, ``load(text)``, ``show_all_cards()``, ``hide_cards()``,
+    ``record()``, ``click_cell(cell)``, ``handle_click(x, y)``, ``cell_centre(cell)``, ``state``;
+    ``session`` is the ``PlaySession`` it draws.
     """
 
     FRAME_SECONDS = 0.1  # per animation frame
-    THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
     MAX_FRAMES = 8  # per animated move
 
     def __init__(
@@ -86,26 +78,41 @@ class Board(widgets.VBox):
     ):
         super().__init__()
         self.add_class("tl-board")
-        self.game = _resolve_game(game, options, position)
-        self.seed = seed
-        self.animate = animate
+        game = resolve_game(game, options, position)
+        if isinstance(position, State):
+            start = position.clone()
+        elif position is not None:
+            start = game.load_position(position)
+        else:
+            start = None
         self.errors = ErrorLog()
-        self._loop = _running_loop()
-        self._epoch = 0  # bumped to drop a pending agent reply or animation
-        self._busy = False
+        self.adapter = load_adapter(game)
+        self.session = PlaySession(
+            game,
+            seats,
+            start,
+            seed=seed,
+            loop=_running_loop(),
+            names=lambda seat: self.adapter.player_name(seat),
+            result_words=self._result_words,
+        )
+        self.session.on_error = self.errors.report
+        if animate:
+            self.session.animate = self._animate
+        self.animate = animate
         self._clicks: tuple = ()  # cells clicked so far towards an action
         self._choices: list[int] = []  # actions the clicks complete, when the user must pick one
-        self._screen: int | None = None  # hidden information: the seat that last pressed Ready
         self._curtained: list = []  # the figure's artists hidden during a hand-over
         self._drawn_viewer: Any = _NOBODY  # the seat the adapter last drew for
+        self._drawn_game = game
         self._hover: Hashable | None = None
         self._previewing = False
-        self._syncing = False  # set while the move list is being filled
+        self._syncing = False  # set while widgets are set from the session
         self._button_actions: dict[str, int] = {}
         self._choice_actions: dict[str, int] = {}
         self._button_cache: dict[tuple[str, str], widgets.Button] = {}
+        self._view: SessionView | None = None
 
-        self.adapter = load_adapter(self.game)
         self.figure = make_canvas(self.adapter.figsize)
         self.ax = self.adapter.setup(self.figure)
         canvas = self.figure.canvas
@@ -114,17 +121,15 @@ class Board(widgets.VBox):
         canvas.mpl_connect("axes_leave_event", self._on_leave)
         canvas.mpl_connect("figure_leave_event", self._on_leave)
 
-        n = self.game.num_players
-        seats = [HUMAN] * n if seats is None else list(seats)
-        if len(seats) != n:
-            raise ValueError(f"{self.game.name}: seats needs {n} entries (one per player), got {len(seats)}")
         self.seat_row = widgets.HBox(layout=_wrapping())
-        self._set_seats(seats)
-
+        self._make_seat_pickers()
         self.status = _label("tl-status")
         self.you_label = _label("tl-you")
         self.you_label.style.font_weight = "bold"
         self.you_label.layout.margin = "0 0 0 2em"  # apart from the status: two facts, not one sentence
+        self.notice = _label("tl-notice")
+        self.cards_note = _label("tl-cards-shown")
+        self.cards_note.style.font_weight = "bold"
         self.legend = widgets.HTML(layout=widgets.Layout(max_width="820px"))  # wraps, unlike a Label
         self.legend.add_class("tl-legend")
         self.options_hint = _label("tl-options-hint")
@@ -139,10 +144,11 @@ class Board(widgets.VBox):
         self.choice_row.add_class("tl-choices")
         self.undo_button = self._button("Undo", "tl-undo", self.undo)
         self.redo_button = self._button("Redo", "tl-redo", self.redo)
-        self.agent_button = self._button("Agent move", "tl-agent-move", self._continue)
+        self.agent_button = self._button("Agent move", "tl-agent-move", self.session.agent_move)
+        self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
         self.new_game_button = self._button("New game", "tl-new-game", self.new_game)
         self.load_button = self._button("Load", "tl-load", lambda: self.load(self.position_text.value))
-        self.option_controls = option_controls(self.game)
+        self.option_controls = option_controls(game)
         for control in self.option_controls.values():
             control.observe(lambda _change: self._sync_options_hint(), names="value")
         self.position_text = widgets.Text(description="Position", layout=widgets.Layout(width="480px"))
@@ -159,54 +165,62 @@ class Board(widgets.VBox):
 
         self.children = [
             widgets.HBox([self.status, self.you_label]),
+            widgets.HBox([self.cards_note, self.notice]),
             self.handover,
             widgets.HBox([canvas, self.moves_box]),
             self.hover_label,
             self.legend,
             self.action_buttons,
             self.choice_row,
-            widgets.HBox([self.undo_button, self.redo_button, self.agent_button]),
+            widgets.HBox([self.undo_button, self.redo_button, self.agent_button, self.show_all_button]),
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
             self.link,
             self.errors,
         ]
-        if isinstance(position, State):
-            start = position.clone()
-        elif position is not None:
-            start = self.game.load_position(position)
-        else:
-            start = self.game.new_initial_state()
-        self._reset_line(start)
-        self._continue()
+        self.session.subscribe(self._on_session)
+        self._render()
+        self.session.run_agents()
 
     # --- programmatic API ------------------------------------------------------------------
 
     @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def seed(self) -> int | None:
+        return self.session.seed
+
+    @property
     def state(self) -> State:
-        """A copy of the state shown (mid-turn while a move of several actions is in progress)."""
-        return self._state.clone()
+        """A copy of the state played (mid-turn while a move of several actions is in progress)."""
+        return self.session.state
+
+    @property
+    def _state(self) -> State:
+        return self.session._state
 
     @property
     def busy(self) -> bool:
         """True while an agent thinks or its move is being animated."""
-        return self._busy
+        return self.session.busy
 
     @property
     def line(self) -> list[State]:
         """Copies of the positions at the start of each move, from the start position."""
-        return [s.clone() for s in self._line]
+        return self.session.line
 
     @property
     def viewer(self) -> int | None:
         """The seat whose view everything shown comes from; ``None``: everything is shown."""
-        return self._viewer()
+        return self.session.viewer
 
     @property
     def handing_over(self) -> int | None:
         """The seat the screen must be handed to before the game shows (hot-seat hidden information)."""
-        return self._handover_to()
+        return self.session.handing_over
 
     def play(self, move: str) -> None:
         """Play ``move`` for whoever is to move, then agents reply: a whole move (as in
@@ -214,12 +228,7 @@ class Board(widgets.VBox):
 
         Raises the engine's ``ActionSyntaxError`` / ``IllegalActionError``; nothing changes then.
         """
-        actions = self._actions_of(move)
-        self._cancel()
-        for action in actions:
-            self._play_action(action)
-        self.errors.clear()
-        self._continue()
+        self.session.play_actions(self.session.actions_of(move))
 
     def press(self, label: str) -> None:
         """Press the button labelled ``label``: one of the choices a click sequence left open, or
@@ -228,47 +237,37 @@ class Board(widgets.VBox):
         if action is None:
             shown = ", ".join([*self._choice_actions, *self._button_actions]) or "none"
             raise ValueError(f"no button {label!r} now; buttons: {shown}")
-        self._check_can_play()
-        self._play_and_continue(action)
+        self.session.check_can_play()
+        self.session.play_actions([action])
 
     def ready(self) -> None:
         """The player the screen was handed to is ready: show the game from their seat."""
-        seat = self._handover_to()
-        if seat is None:
-            raise ValueError("nobody is waiting for the screen")
-        self._screen = seat
-        self._refresh()
+        self.session.ready()
 
     def undo(self) -> None:
         """Take back the last action of a move in progress, or go back to the previous move a
-        human plays."""
-        if not self._turn and self._pos == 0:
-            raise ValueError("nothing to undo: this is the start position")
-        self._cancel()
-        if self._turn:
-            self._go(self._pos, self._turn[:-1])
-            return
-        self._pos -= 1
-        while self._pos > 0 and self._skippable(self._pos):
-            self._pos -= 1
-        self._go(self._pos)
+        human plays; never past the last reveal of hidden cards."""
+        self.session.undo()
 
     def redo(self) -> None:
         """Forward along the line, to the next move a human plays (or its end)."""
-        if self._pos + 1 >= len(self._line):
-            raise ValueError("nothing to redo: this is the last position of the line")
-        self._cancel()
-        pos = self._pos + 1
-        while pos + 1 < len(self._line) and self._skippable(pos):
-            pos += 1
-        self._go(pos)
+        self.session.redo()
 
     def jump(self, turn: int) -> None:
         """Show the position before move ``turn + 1`` (0 is the start), as the move list does."""
-        if type(turn) is not int or not 0 <= turn < len(self._line):
-            raise ValueError(f"turn must be 0..{len(self._line) - 1}, got {turn!r}")
-        self._cancel()
-        self._go(turn)
+        self.session.jump(turn)
+
+    def show_all_cards(self) -> None:
+        """Show every seat's cards; the game says so from then on, on screen and in its record."""
+        self.session.show_all_cards()
+
+    def hide_cards(self) -> None:
+        """Back to the viewer's own view."""
+        self.session.hide_cards()
+
+    def record(self) -> GameRecord:
+        """The game so far as a ``GameRecord`` (``cards_shown`` if all cards were shown)."""
+        return self.session.record()
 
     def new_game(self, **options: Any) -> None:
         """Start again under the option controls' values, overridden by ``options``; a change
@@ -276,24 +275,16 @@ class Board(widgets.VBox):
         values = {name: option_value(control) for name, control in self.option_controls.items()}
         values.update(options)
         game = load_game(self.game.name, **values, **self.game.params)  # RulesError: nothing changes
-        self._cancel()
-        if game != self.game:
-            self._set_game(game)
+        self.session.new_game(game)
         for name, control in self.option_controls.items():
             control.value = (
                 game.options[name] if not isinstance(control, widgets.Text) else json.dumps(game.options[name])
             )
-        self._reset_line(game.new_initial_state())
-        self.errors.clear()
-        self._continue()
 
     def load(self, text: str) -> None:
-        """Play on from a position given as notation or JSON; raises ``PositionError`` if malformed."""
-        state = self.game.load_position(text)
-        self._cancel()
-        self._reset_line(state)
-        self.errors.clear()
-        self._continue()
+        """Play on from a position given as notation or JSON, or from the viewer's observation the
+        Position box shows (hidden cards dealt afresh); raises ``PositionError`` if malformed."""
+        self.session.load(text)
 
     @classmethod
     def from_query(cls, query: str, game: str | Game = "cross_endodoi", **kwargs: Any) -> Board:
@@ -318,14 +309,7 @@ class Board(widgets.VBox):
     def replay(self, moves: list[str], at: int | None = None) -> None:
         """From the start position, play ``moves`` (whole moves) as the line, agents silent, and
         show the position before move ``at + 1`` (default: after the last)."""
-        self._cancel()
-        self._reset_line(self._line[0])
-        try:
-            for move in moves:
-                for action in self._actions_of(move):
-                    self._play_action(action)
-        finally:
-            self._go(len(self._line) - 1 if at is None else min(at, len(self._line) - 1))
+        self.session.replay(moves, at)
 
     def handle_click(self, x: float, y: float) -> None:
         """A click at data coordinates ``(x, y)``, as the canvas reports it."""
@@ -346,24 +330,20 @@ class Board(widgets.VBox):
         box = self.figure.bbox
         return float(px / box.width), float(1 - py / box.height)
 
-    # --- playing ---------------------------------------------------------------------------
+    @property
+    def share_query(self) -> str:
+        """This game at this move as a URL query (``Board.from_query`` opens it); empty with hidden
+        information, where the moves would tell what a seat may not see."""
+        if not self.game.info.perfect_information:
+            return ""
+        start = self.session.line[0]
+        position = _notation(start) if start.start_position() is not None else None
+        return share_query(self.game, position, self.session.move_strings(), self.session.pos)
 
-    def _check_can_play(self) -> None:
-        """Raise ``ValueError`` saying why the user cannot play now, if they cannot."""
-        state = self._state
-        if self._busy:
-            raise ValueError(f"wait: {self._who(state.current_player())} is thinking")
-        if state.is_terminal():
-            raise ValueError("the game is over: start a new game, undo, or load a position")
-        player = state.current_player()
-        if self._agents[player] is not None:
-            raise ValueError(f"{self._who(player)} plays this seat: press 'Agent move', or make the seat human")
-        handover = self._handover_to()
-        if handover is not None:
-            raise ValueError(f"hand the screen to {self.adapter.player_name(handover)}, who presses Ready first")
+    # --- input -----------------------------------------------------------------------------
 
     def _click(self, cell: Hashable) -> None:
-        self._check_can_play()
+        self.session.check_can_play()
         state = self._state
         clicks = self._clicks + (cell,)
         matches = self._matching(clicks)
@@ -373,210 +353,21 @@ class Board(widgets.VBox):
         self._hover, self._previewing, self.hover_label.value = None, False, ""
         if not matches:
             self._clicks, self._choices = (), []
-            self._refresh()
+            self._render()
             raise IllegalActionError(self.adapter.refusal(state, clicks))
         complete = [a for a in matches if len(self.adapter.action_cells(state, a)) == len(clicks)]
         if complete and len(matches) == 1:
-            self._play_and_continue(complete[0])
+            self.session.play_actions([complete[0]])
         else:  # more clicks to come, or a choice between the actions these clicks complete
             self._clicks, self._choices = clicks, complete
-            self._refresh()
+            self._render()
 
-    def _play_and_continue(self, action: int) -> None:
-        self._cancel()
-        self._play_action(action)
-        self.errors.clear()
-        self._continue()
-
-    def _actions_of(self, move: str) -> list[int]:
-        """The actions ``move`` takes from the state shown (checked legal), or the engine's error."""
-        state = self._state
-        if not state.mid_turn():
-            after = state.clone()
-            try:
-                after.apply_move(move)
-                return after.history()[len(state.history()) :]
-            except ActionError as move_error:
-                try:
-                    return self._single_action(move)
-                except ActionError:
-                    raise move_error from None
-        return self._single_action(move)
-
-    def _single_action(self, text: str) -> list[int]:
-        action = self._state.string_to_action(text)
-        self._state.clone().apply_action(action)  # IllegalActionError naming the rule
-        return [action]
-
-    def _play_action(self, action: int) -> None:
-        """Apply ``action`` (the state is unchanged if that raises) and close the move if done."""
-        self._state.apply_action(action)
-        self._turn.append(action)
-        self._clicks, self._choices = (), []
-        self.errors.clear()  # "wait: ... is thinking" and the like are answered now
-        if self._state.mid_turn():
-            return
-        start, nxt = self._line[self._pos], self._pos + 1
-        if not (nxt < len(self._line) and self._line[nxt].history() == self._state.history()):  # a new branch
-            del self._line[nxt:], self._labels[self._pos :]
-            self._line.append(self._state.clone())
-            self._labels.append(self._move_labels(start, self._turn))
-        self._pos, self._turn = nxt, []
-
-    def _continue(self) -> None:
-        """Let agents play while one is to move (threaded under a running loop), then refresh."""
-        try:
-            while (agent := self._agent_to_move()) is not None and not self._capped():
-                if self._loop is not None:
-                    self._think(agent)
-                    return
-                with ready_kernels_only():
-                    action = agent.choose_action(self._state.clone())
-                self._play_action(action)
-        finally:
-            self._refresh()
-
-    def _think(self, agent: Agent) -> None:
-        """Ask ``agent`` in a thread; its answer comes back on the loop as ``_agent_replied``."""
-        self._busy = True
-        epoch, snapshot, loop = self._epoch, self._state.clone(), self._loop
-
-        def work() -> None:
-            try:
-                with ready_kernels_only():
-                    outcome = (agent.choose_action(snapshot), None)
-            except Exception as exc:
-                outcome = (None, exc)
-            try:
-                loop.call_soon_threadsafe(self._agent_replied, epoch, *outcome)
-            except RuntimeError:  # the loop is closed: the kernel is gone
-                pass
-
-        def start() -> None:
-            if epoch == self._epoch:
-                threading.Thread(target=work, name="tl-board-agent", daemon=True).start()
-
-        # Start once the last move's picture is out: a search running meanwhile would slow the
-        # drawing down (both need the interpreter).
-        loop.call_later(self.THINK_DELAY_SECONDS, start)
-
-    @guarded
-    def _agent_replied(self, epoch: int, action: int | None, error: Exception | None) -> None:
-        if epoch != self._epoch:
-            return
-        with self._settle_on_error():
-            if error is not None:
-                raise error
-            # Frames show the whole state: never in games with hidden information.
-            animate = self.animate and self.game.info.perfect_information
-            frames = self.adapter.frames(self._state, action, self.MAX_FRAMES, fine=False) if animate else []
-        self._show_frame(epoch, action, frames, 0)
-
-    @guarded
-    def _show_frame(self, epoch: int, action: int, frames: list, i: int) -> None:
-        """Show frame ``i`` of the agent's move, or play the move after the last frame."""
-        if epoch != self._epoch:
-            return
-        with self._settle_on_error():
-            if i < len(frames):
-                self.adapter.draw_frame(self._state, frames[i])
-                self.figure.canvas.draw_idle()
-                self._loop.call_later(self.FRAME_SECONDS, self._show_frame, epoch, action, frames, i + 1)
-                return
-            self._busy = False
-            self._play_action(action)
-        self._continue()
-
-    @contextlib.contextmanager
-    def _settle_on_error(self):
-        """On an error, stop waiting for the agent and show the position as it is."""
-        try:
-            yield
-        except Exception:
-            self._busy = False
-            self._refresh()
-            raise
-
-    def _cancel(self) -> None:
-        """Forget a pending agent reply or animation."""
-        self._epoch += 1
-        self._busy = False
-
-    # --- history ---------------------------------------------------------------------------
-
-    def _reset_line(self, start: State) -> None:
-        self._line = [start.clone()]
-        self._labels: list[dict] = []  # per move: its label for each viewer (None: everything)
-        self._go(0)
-
-    def _go(self, pos: int, turn: list[int] | tuple = ()) -> None:
-        """Show ``line[pos]`` with the actions ``turn`` of a move in progress played on it."""
-        state = self._line[pos].clone()
-        for action in turn:
-            state.apply_action(action)
-        self._pos, self._state, self._turn = pos, state, list(turn)
-        self._clicks, self._choices = (), []
-        self.errors.clear()  # a message about the state left ("the game is over") is stale now
-        self._refresh()
-
-    def _skippable(self, pos: int) -> bool:
-        """Whether undo/redo pass over ``line[pos]``: an agent moves there and a human plays too."""
-        state = self._line[pos]
-        humans = any(agent is None for agent in self._agents)
-        return humans and not state.is_terminal() and self._agents[state.current_player()] is not None
-
-    def _move_labels(self, start: State, actions: list[int]) -> dict:
-        """The move's canonical string (key ``None``) and, with hidden information, how each seat saw it."""
-        labels: dict[int | None, str] = {None: start._move_string(actions)}
-        if not self.game.info.perfect_information:
-            for seat in range(self.game.num_players):
-                labels[seat] = " ".join(_seen(start, actions, seat))
-        return labels
-
-    # --- drawing and status ----------------------------------------------------------------
-
-    def _refresh(self) -> None:
-        hidden = self._handover_to() is not None
-        self.status.value = self._status_text()  # the labels first: they reach the page before the picture
-        self.you_label.value = self._you_text()
-        self.legend.value = f"<small>{html.escape(self.adapter.legend())}</small>"
-        self._sync_options_hint()
-        self._sync_handover()
-        self._sync_moves(hidden)
-        self._sync_position(hidden)
-        self._sync_link()
-        self.undo_button.disabled = self._pos == 0 and not self._turn
-        self.redo_button.disabled = self._pos + 1 >= len(self._line)
-        self.agent_button.disabled = self._busy or self._agent_to_move() is None
-        self._draw()
-        self._sync_buttons(hidden)  # after the drawing: cells may depend on the side drawn
-
-    def _draw(self, preview: Any = None) -> None:
-        hidden = self._handover_to() is not None
-        if hidden and not self._curtained:  # nothing of the last viewer's picture stays
-            self._curtained = [a for a in self.figure.get_children()[1:] if a.get_visible()]
-            for artist in self._curtained:
-                artist.set_visible(False)
-        elif not hidden:
-            for artist in self._curtained:
-                artist.set_visible(True)
-            self._curtained = []
-            viewer = self._viewer()
-            if viewer != self._drawn_viewer:  # lay out the viewer's side before asking for its cells
-                self.adapter.draw(self._state, viewer=viewer)
-                self._drawn_viewer = viewer
-            self.adapter.draw(
-                self._state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=viewer
-            )
-        canvas = self.figure.canvas
-        if getattr(canvas, "syncing_data_url", True):
-            canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
-        else:
-            canvas.draw()  # send the picture now, not after the browser asks back for it
+    def _matching(self, clicks: tuple) -> list[int]:
+        """Legal actions of the screen whose click sequence starts with ``clicks``."""
+        n, state = len(clicks), self._state
+        return [a for a in self.session.legal_actions() if tuple(self.adapter.action_cells(state, a)[:n]) == clicks]
 
     def _targets(self) -> frozenset:
-        if self._busy or not self._human_to_move() or self._handover_to() is not None:
-            return frozenset()
         n = len(self._clicks)
         targets = set()
         for action in self._matching(self._clicks):
@@ -585,28 +376,107 @@ class Board(widgets.VBox):
                 targets.add(cells[n])
         return frozenset(targets)
 
-    def _status_text(self) -> str:
-        state = self._state
-        result = state.result()
-        if result is not None:
-            note = self.adapter.result_note(state)
-            return result_text(result, self.adapter.player_name) + (f": {note}" if note else "")
-        player = state.current_player()
-        text = f"{self._who(player)} to move"
-        if self._busy:
-            return text + ": thinking…"
-        if self._agent_to_move() is not None and self._capped():
-            return text + f": agents stopped at the cap of {self.game.info.max_actions} actions"
-        if self._turn and self._handover_to() is None:
-            so_far = " ".join(_seen(self._line[self._pos], self._turn, self._viewer()))
-            return text + f": the move goes on after {so_far}"
-        return text
+    def _toggle_cards(self) -> None:
+        if self.session.showing_all:
+            self.hide_cards()
+        else:
+            self.show_all_cards()
 
-    def _you_text(self) -> str:
-        """Whose seat is the user's: the only human's, or the viewer's in hidden-information games."""
-        humans = [seat for seat, agent in enumerate(self._agents) if agent is None]
-        seat = humans[0] if len(humans) == 1 else self._viewer() if self._handover_to() is None else None
-        return "" if seat is None else f"You are {self.adapter.player_name(seat)}"
+    def _animate(self, state: State, action: int, done) -> None:
+        """Show the agent's ``action`` frame by frame with loop timers, then ``done()`` plays it."""
+        frames = self.adapter.frames(state, action, self.MAX_FRAMES, fine=False)
+        epoch = self.session.epoch
+        loop = self.session.loop
+
+        def show(i: int) -> None:
+            if not self.session.is_current(epoch):
+                return
+            if i < len(frames):
+                try:
+                    self.adapter.draw_frame(state, frames[i])
+                    self.figure.canvas.draw_idle()
+                except Exception as exc:  # play the move anyway: the board stays usable
+                    self.errors.report(exc)
+                    done()
+                    return
+                loop.call_later(self.FRAME_SECONDS, show, i + 1)
+                return
+            done()
+
+        show(0)
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def _result_words(self, state: State) -> str:
+        note = self.adapter.result_note(state)
+        return result_text(state.result(), self.adapter.player_name) + (f": {note}" if note else "")
+
+    def _on_session(self) -> None:
+        """The session changed: forget the clicks towards an action, and draw its new state."""
+        self._clicks, self._choices = (), []
+        self.errors.clear()  # a message about the state left ("the game is over") is stale now
+        if self.session.game is not self._drawn_game:
+            self._set_game(self.session.game)
+        self._render()
+
+    def _render(self) -> None:
+        """Draw the session's state: the picture first, then the texts and controls, each tagged
+        with the state number."""
+        view = self._view = self.session.view()
+        hidden = view.curtain is not None
+        self._draw()
+        self._sync_buttons(hidden)
+        self.status.value = view.status
+        self.you_label.value = view.you
+        self.notice.value = view.notice
+        self.cards_note.value = view.cards_note
+        self.legend.value = f"<small>{html.escape(self.adapter.legend())}</small>"
+        self._sync_options_hint()
+        self.handover_label.value = view.handover
+        self.handover.layout.display = "none" if view.curtain is None else None
+        self._sync_moves(view, hidden)
+        self.position_text.value = view.position
+        self.position_text.disabled = self.load_button.disabled = not (view.loadable and "load" in view.enabled)
+        self._sync_link()
+        enabled = view.enabled
+        self.undo_button.disabled = "undo" not in enabled
+        self.redo_button.disabled = "redo" not in enabled
+        self.agent_button.disabled = "agent" not in enabled
+        self.new_game_button.disabled = "new" not in enabled
+        self.show_all_button.layout.display = "none" if self.game.info.perfect_information else None
+        self.show_all_button.description = "Hide cards" if self.session.showing_all else "Show all cards"
+        self.show_all_button.disabled = not ({"show_all", "hide"} & enabled)
+        self._syncing = True
+        try:
+            for seat, picker in enumerate(self.seat_pickers):
+                if picker.value is not self.session.specs[seat] and picker.value != self.session.specs[seat]:
+                    picker.value = self.session.specs[seat]  # a refused change goes back
+                picker.disabled = "seats" not in enabled
+        finally:
+            self._syncing = False
+        for widget in (self.figure.canvas, self.status, self.moves, self.action_buttons, self):
+            _tag(widget, view.number)  # the board last: once it says N, every part shows N
+
+    def _draw(self, preview: Any = None) -> None:
+        hidden = self.session.handing_over is not None
+        if hidden and not self._curtained:  # nothing of the last viewer's picture stays
+            self._curtained = [a for a in self.figure.get_children()[1:] if a.get_visible()]
+            for artist in self._curtained:
+                artist.set_visible(False)
+        elif not hidden:
+            for artist in self._curtained:
+                artist.set_visible(True)
+            self._curtained = []
+            viewer, state = self.session.viewer, self._state
+            if viewer != self._drawn_viewer:  # lay out the viewer's side before asking for its cells
+                self.adapter.draw(state, viewer=viewer)
+                self._drawn_viewer = viewer
+            self.adapter.draw(state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=viewer)
+        canvas = self.figure.canvas
+        if getattr(canvas, "syncing_data_url", True):
+            canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
+        else:
+            canvas.draw()  # send the picture now, not after the browser asks back for it
 
     def _sync_options_hint(self) -> None:
         try:
@@ -615,58 +485,19 @@ class Board(widgets.VBox):
             changed = True
         self.options_hint.value = "Changed options apply from the next New game" if changed else ""
 
-    def _sync_handover(self) -> None:
-        seat = self._handover_to()
-        if seat is None:
-            self.handover_label.value = ""
-            self.handover.layout.display = "none"
-        else:
-            self.handover_label.value = f"Hand the screen to {self.adapter.player_name(seat)}, then press Ready"
-            self.handover.layout.display = None
-
-    def _sync_moves(self, hidden: bool) -> None:
-        viewer = self._viewer()
+    def _sync_moves(self, view: SessionView, hidden: bool) -> None:
         if hidden:
-            options = [("hidden until Ready", self._pos)]
+            options = [("hidden until Ready", view.at)]
         else:
-            options = [("start", 0)]
-            for i, labels in enumerate(self._labels, start=1):
-                mover = self.adapter.player_name(self._line[i - 1].current_player())
-                options.append((f"{i}. {mover}: {labels.get(viewer, labels[None])}", i))
+            options = [("start", 0), *((label, i) for i, label in enumerate(view.moves, start=1))]
         self._syncing = True
         try:
             if list(self.moves.options) != options:
                 self.moves.options = options
-            self.moves.value = self._pos
+            self.moves.value = view.at
         finally:
             self._syncing = False
         self.moves_box.layout.display = "none" if hidden else None
-
-    def _sync_position(self, hidden: bool) -> None:
-        """The position as text; what the viewer may see with hidden information; mid-turn the
-        engine's snapshot of the move in progress, read-only (it is not a position to load)."""
-        state, viewer = self._state, self._viewer()
-        if hidden:
-            text = ""
-        elif viewer is not None:
-            text = canonical_json(state.observation(viewer))
-        elif state.mid_turn():
-            text = canonical_json(state.snapshot())
-        else:
-            text = _notation(state)
-        self.position_text.value = text
-        self.position_text.disabled = self.load_button.disabled = hidden or state.mid_turn()
-
-    @property
-    def share_query(self) -> str:
-        """This game at this move as a URL query (``Board.from_query`` opens it); empty with hidden
-        information, where the moves would tell what a seat may not see."""
-        if not self.game.info.perfect_information:
-            return ""
-        start = self._line[0]
-        position = _notation(start) if start.start_position() is not None else None
-        moves = [labels[None] for labels in self._labels]
-        return share_query(self.game, position, moves, self._pos)
 
     def _sync_link(self) -> None:
         """A link to this page with the game at this move: opened, or copied with the browser's
@@ -682,12 +513,12 @@ class Board(widgets.VBox):
     def _sync_buttons(self, hidden: bool) -> None:
         """A button per legal action without a cell, and one per action the clicks complete."""
         state = self._state
-        playable = not hidden and not self._busy and self._human_to_move()
-        actions = [a for a in state.legal_actions() if not self.adapter.action_cells(state, a)] if playable else []
+        actions = [a for a in self.session.legal_actions() if not self.adapter.action_cells(state, a)]
         labels = [self.adapter.button_label(state, a) for a in actions]
         if len(set(labels)) < len(labels):  # a label names one action: tell them apart by their strings
             labels = [f"{label} ({state.action_to_string(a)})" for label, a in zip(labels, actions)]
         self._button_actions = dict(zip(labels, actions))
+        playable = self.session.playable()
         self._choice_actions = {state.action_to_string(a): a for a in self._choices} if playable else {}
         self.action_buttons.children = [self._cached_button("action", label) for label in self._button_actions]
         choices = [self._cached_button("choice", label) for label in self._choice_actions]
@@ -722,7 +553,7 @@ class Board(widgets.VBox):
             return
         self._hover = cell
         preview, text = None, ""
-        if cell is not None and not self._busy and self._human_to_move() and self._handover_to() is None:
+        if cell is not None and self.session.playable():
             clicks = self._clicks + (cell,)
             state = self._state
             complete = [a for a in self._matching(clicks) if len(self.adapter.action_cells(state, a)) == len(clicks)]
@@ -737,18 +568,22 @@ class Board(widgets.VBox):
 
     @guarded
     def _on_moves(self, change) -> None:
-        if not self._syncing and change["new"] != self._pos:
-            self.jump(change["new"])
+        if not self._syncing and change["new"] != self.session.pos:
+            try:
+                self.jump(change["new"])
+            except ValueError:
+                self._render()  # the list goes back to where the game is
+                raise
 
     @guarded
     def _on_seat(self, seat: int, spec: str | Agent) -> None:
-        self._agents[seat] = self._make_agent(seat, spec)
-        self.errors.clear()
-        if not self._state.is_terminal() and self._state.current_player() == seat:
-            self._cancel()
-            self._continue()
-        else:
-            self._refresh()
+        if self._syncing:
+            return
+        try:
+            self.session.set_seat(seat, spec)
+        except ValueError:
+            self._render()  # the picker goes back to who plays the seat
+            raise
 
     @guarded
     def _ui(self, action) -> None:
@@ -763,15 +598,8 @@ class Board(widgets.VBox):
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _make_agent(self, seat: int, spec: str | Agent) -> Agent | None:
-        if isinstance(spec, str) and spec == HUMAN:
-            return None
-        return make_agent(spec, seed=None if self.seed is None else self.seed + seat, game=self.game)
-
-    def _set_seats(self, specs: list) -> None:
-        """An agent (``None`` for a human) and a picker per seat; raises before changing anything."""
-        agents = [self._make_agent(i, spec) for i, spec in enumerate(specs)]
-        self._agents = agents
+    def _make_seat_pickers(self) -> None:
+        specs = self.session.specs
         self.seat_pickers = [
             seat_picker(i, self.adapter.player_name(i), spec, game=self.game) for i, spec in enumerate(specs)
         ]
@@ -780,94 +608,25 @@ class Board(widgets.VBox):
         self.seat_row.children = self.seat_pickers
 
     def _set_game(self, game: Game) -> None:
-        """Switch to other rule options: the adapter redraws from scratch on the same figure, and
-        the seats follow the player count (new seats play as the last one did; agents that do not
-        support the new game give way to humans)."""
-        old = [picker.value for picker in self.seat_pickers]
-        self.game = game
+        """Other rule options: the adapter redraws from scratch on the same figure, and the seat
+        pickers follow the session's seats."""
+        self._drawn_game = game
         self.figure.clear()
         self._curtained, self._drawn_viewer = [], _NOBODY
         self.adapter = load_adapter(game)
         if tuple(self.figure.get_size_inches()) != tuple(self.adapter.figsize):
             self.figure.set_size_inches(self.adapter.figsize)
         self.ax = self.adapter.setup(self.figure)
-        extra = old[-1] if isinstance(old[-1], str) else HUMAN
-        specs = (old + [extra] * game.num_players)[: game.num_players]
-        self._set_seats([spec if self._supports(spec) else HUMAN for spec in specs])
+        self._make_seat_pickers()
 
-    def _supports(self, spec: str | Agent) -> bool:
-        try:
-            self._make_agent(0, spec)
-        except ValueError:
-            return False
-        return True
 
-    def _matching(self, clicks: tuple) -> list[int]:
-        """Legal actions whose click sequence starts with ``clicks``."""
-        n = len(clicks)
-        return [
-            a for a in self._state.legal_actions() if tuple(self.adapter.action_cells(self._state, a)[:n]) == clicks
-        ]
-
-    def _agent_to_move(self) -> Agent | None:
-        return None if self._state.is_terminal() else self._agents[self._state.current_player()]
-
-    def _human_to_move(self) -> bool:
-        return not self._state.is_terminal() and self._agents[self._state.current_player()] is None
-
-    def _capped(self) -> bool:
-        return len(self._state.history()) >= self.game.info.max_actions
-
-    def _viewer(self) -> int | None:
-        """The seat whose view is shown: ``None`` (everything) in perfect-information games and
-        among agents alone; else the human to move, the only human, or the last who had the screen."""
-        if self.game.info.perfect_information:
-            return None
-        humans = [seat for seat, agent in enumerate(self._agents) if agent is None]
-        if not humans:
-            return None
-        if self._human_to_move():
-            return self._state.current_player()
-        return self._screen if self._screen in humans else humans[0]
-
-    def _handover_to(self) -> int | None:
-        """With hidden information and two or more humans: the seat to hand the screen to, while
-        the one who had it last is another."""
-        if self.game.info.perfect_information or sum(agent is None for agent in self._agents) < 2:
-            return None
-        viewer = self._viewer()
-        return None if viewer == self._screen else viewer
-
-    def _who(self, player: int) -> str:
-        agent = self._agents[player]
-        name = self.adapter.player_name(player)
-        return name if agent is None else f"{name} ({agent.label})"
+def _tag(widget: widgets.DOMWidget, number: int) -> None:
+    """Mark ``widget`` as showing session state ``number`` (CSS class ``tl-n-<number>``)."""
+    classes = tuple(c for c in widget._dom_classes if not c.startswith("tl-n-"))
+    widget._dom_classes = (*classes, f"tl-n-{number}")
 
 
 _NOBODY = object()  # no drawing yet
-
-
-def _seen(start: State, actions: list[int], viewer: int | None) -> list[str]:
-    """The strings of ``actions`` played from ``start`` as seat ``viewer`` saw them (all: ``None``)."""
-    state, seen = start.clone(), []
-    for action in actions:
-        seen.append(state.action_to_string(action) if viewer is None else state.observed_action_string(action, viewer))
-        state.apply_action(action)
-    return seen
-
-
-def _resolve_game(game: str | Game, options: dict | None, position: Any) -> Game:
-    if isinstance(position, State):
-        if options:
-            raise ValueError("options cannot be given with a State position: the state's game has its own")
-        if (game if isinstance(game, str) else game.name) != position.game.name:
-            raise ValueError(f"position is a {position.game.name} state, but the board's game is {game!r}")
-        return position.game
-    if isinstance(game, Game):
-        return load_game(game.name, **{**game.options, **game.params, **(options or {})}) if options else game
-    if not isinstance(game, str):
-        raise ValueError(f"game must be a name or a Game, got {game!r}")
-    return load_game(game, **(options or {}))
 
 
 def _notation(state: State) -> str:

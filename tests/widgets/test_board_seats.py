@@ -170,10 +170,15 @@ def test_against_an_agent_the_human_views_throughout_without_hand_over():
         assert_honest(board, 1)
 
 
-def test_agents_alone_show_everything():
+def test_agents_alone_show_a_seats_view_until_all_cards_are_shown():
+    """No human seat: the screen shows seat 0's view, not everything, until "show all cards"."""
     board = Board("test_hidden_card", options=DEAL, seats=["random", "random"], seed=0)
-    assert board.state.is_terminal() and board.viewer is None and board.handing_over is None
-    assert board.position_text.value == board.state.to_json()
+    assert board.state.is_terminal() and board.viewer == 0 and board.handing_over is None
+    assert json.loads(board.position_text.value) == board.state.observation(0)
+    board.show_all_button.click()
+    assert board.viewer is None and board.position_text.value == board.state.to_json()
+    assert board.cards_note.value == "All cards have been shown in this game"
+    assert board.record().cards_shown
 
 
 # --- a secret action: the move list and everything else the same whatever was picked --------

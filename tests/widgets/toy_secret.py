@@ -47,6 +47,12 @@ class SecretPickGame(Game):
         state._start = state.to_dict()
         return state
 
+    def state_from_observation(self, data: Any, player: int, rng: Any) -> SecretPickState:
+        """``observation(player)`` with a secret pick (``"?"``) drawn from ``rng``."""
+        if isinstance(data, dict) and data.get("pick") == "?":
+            data = {**data, "pick": rng.choice(COLOURS)}
+        return self.state_from_dict(data)
+
 
 class SecretPickState(State):
     def __init__(self, game: SecretPickGame, pick: str | None, guess: str | None):
@@ -112,6 +118,10 @@ class SecretPickState(State):
         self._check_player(player)
         hidden = player == 1 and self.pick is not None and not self.is_terminal()
         return {**self.to_dict(), "pick": "?" if hidden else self.pick}
+
+    def reveals(self, action: int) -> bool:
+        """The guess ends the game, and the pick is shown."""
+        return action >= 3
 
     def resample(self, player: int, rng: Any) -> SecretPickState:
         self._check_player(player)

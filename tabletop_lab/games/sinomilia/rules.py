@@ -173,6 +173,27 @@ class SinomiliaGame(Game):
         state._start = state.to_dict()
         return state
 
+    def state_from_observation(self, data: Any, player: int, rng: Any) -> SinomiliaState:
+        """A position ``player`` cannot tell from ``observation(player)``: the opponent holds every
+        card not in their discards (spec 3: a played card is discarded, a 9 comes back), their set
+        card ``"?"`` is drawn from those with ``rng``, the rest is their hand."""
+        check_keys(data, ("game", "observer", *KEYS[1:], "last_round"), "sinomilia")
+        if data["observer"] != player:
+            raise PositionError(f"sinomilia: this is the view of player {excerpt(data['observer'])}, not {player}")
+        opponent = 1 - player
+        discards = data["discards"]
+        if not isinstance(discards, list) or len(discards) != 2 or not isinstance(discards[opponent], list):
+            raise PositionError("sinomilia: field 'discards' must be two lists of cards")
+        held = [k for k in range(10) if k not in discards[opponent]]
+        position = {k: data[k] for k in KEYS}
+        position["set"], position["hands"] = list(data["set"]), list(data["hands"])
+        if position["set"][opponent] == "?":
+            card = rng.choice(held)
+            position["set"][opponent] = card
+            held.remove(card)
+        position["hands"][opponent] = held
+        return self.state_from_dict(position)
+
 
 class SinomiliaState(State):
     """The full state, both set cards included; players see ``observation(p)``."""
@@ -453,6 +474,10 @@ class SinomiliaState(State):
             **{k: data[k] for k in KEYS[1:]},
             "last_round": None if report is None else report.to_dict(),
         }
+
+    def reveals(self, action: int) -> bool:
+        """Whether ``action`` ends a round: its resolution shows both set cards (spec 3)."""
+        return self.child(action).last_round_report is not self.last_round_report
 
     def observed_action_string(self, action: int, player: int) -> str:
         """``action`` as ``player`` sees it when played from this state (OpenSpiel's convention).

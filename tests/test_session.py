@@ -1,0 +1,379 @@
+"""The play session without its view: who may see what, takebacks, the hand-over, Load, records.
+
+The oracle: two deals that differ only in a card hidden from the viewer give the viewer
+identical session views (``PlaySession.view()``, everything the screen shows) until the reveal,
+for every sequence below: a seat switched to an agent and back, two people handing the screen
+over, takebacks, and Load. Agents run under a real event loop where the order of their replies
+matters (each reply is one view), else at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+import tests.toy_hidden
+import tests.widgets.toy_secret  # noqa: F401  (registers test_secret_pick)
+from tabletop_lab import GameRecord, load_game
+from tabletop_lab.errors import PositionError
+from tabletop_lab.session import PlaySession
+from tests.sinomilia_rounds import PublicAgent, sinomilia_round
+
+GAMES = ("capitals", "cross_endodoi", "sinoda", "sinomilia", "sygo")
+
+
+def hidden_card(deal: int):
+    return load_game("test_hidden_card", cards=4, deal=deal).new_initial_state()
+
+
+def secret_pick(pick: str):
+    return load_game("test_secret_pick").state_from_json(
+        json.dumps({"game": "test_secret_pick", "pick": pick, "guess": None})
+    )
+
+
+def trace(start, seats, steps, *, loop: bool = False, seed: int = 3) -> list:
+    """Run ``steps`` (callables on the session) on a session from ``start``, agents replying in
+    a thread under a running loop when ``loop``; every view shown, with the move of the last
+    reveal when it was shown (0: nothing revealed yet), and each step's refusal."""
+
+    async def run():
+        session = PlaySession(start.game, seats, start, seed=seed, loop=asyncio.get_running_loop() if loop else None)
+        session.THINK_DELAY_SECONDS = 0
+        views = [(session.view(), session.reveal_at)]
+        session.subscribe(lambda: views.append((session.view(), session.reveal_at)))
+        session.run_agents()
+        for step in steps:
+            while session.busy:
+                await asyncio.sleep(0.001)
+            try:
+                step(session)
+            except ValueError as exc:
+                views.append(("refused", str(exc)))
+        while session.busy:
+            await asyncio.sleep(0.001)
+        return session, views
+
+    return asyncio.run(run())
+
+
+def before_reveal(views: list) -> list:
+    """The views shown before any reveal."""
+    kept = []
+    for entry in views:
+        if entry[0] != "refused" and entry[1]:
+            break
+        kept.append(entry)
+    return kept
+
+
+def assert_same_until_reveal(first: list, second: list, viewer: int | None = None) -> None:
+    """The viewer's views agree until the reveal (with ``viewer``, only those shown to that seat
+    or behind the curtain), and each run shows something before it."""
+    a, b = before_reveal(first), before_reveal(second)
+    if viewer is not None:
+        a = [v for v in a if v[0] == "refused" or v[0].viewer == viewer or v[0].curtain is not None]
+        b = [v for v in b if v[0] == "refused" or v[0].viewer == viewer or v[0].curtain is not None]
+    assert len(a) > 1 and a == b
+
+
+def play(move: str):
+    return lambda session: session.play_actions(session.actions_of(move))
+
+
+def seat(index: int, spec):
+    return lambda session: session.set_seat(index, spec)
+
+
+def ready(session):
+    session.ready()
+
+
+def undo(session):
+    session.undo()
+
+
+# --- 1. a seat switched to an agent mid-round, and back ---------------------------------------
+
+
+@pytest.mark.parametrize("back", [False, True], ids=["to-agent", "and-back"])
+def test_switching_your_seat_to_an_agent_never_shows_the_other_card(back):
+    steps = [play("chip sun"), seat(0, "random")]
+    if back:
+        steps += [seat(0, "human"), play("chip moon")]
+    runs = [trace(sinomilia_round(green), ["human", PublicAgent(seed=1)], steps, loop=True) for green in (3, 7)]
+    for session, views in runs:
+        assert session.viewer == 0  # the last human at the screen keeps it
+        for view, _ in before_reveal(views):
+            assert view.viewer == 0 and view.curtain is None
+            assert json.loads(view.position)["set"][1] in ("?", None)
+            assert all("set 3" not in m and "set 7" not in m for m in view.moves)
+    assert_same_until_reveal(runs[0][1], runs[1][1])
+    if not back:  # the agents played on to the end, and everything after the reveal is Orange's view
+        session = runs[0][0]
+        assert session.state.is_terminal() and session.view().you == "You are Orange (an agent plays your seat)"
+
+
+def test_switching_the_toy_seat_to_an_agent_and_back_keeps_no_knowledge():
+    for steps in ([play("check"), seat(0, "random")], [seat(0, "random"), seat(0, "human"), play("bet")]):
+        runs = [trace(hidden_card(deal), ["human", "random"], steps, loop=True) for deal in (4, 7)]  # card 1 vs 3
+        assert_same_until_reveal(runs[0][1], runs[1][1])
+        for _session, views in runs:
+            assert all(entry[0].viewer == 0 for entry in views if entry[0] != "refused")
+
+
+def test_agents_alone_show_the_last_viewers_view_not_everything():
+    session = PlaySession(load_game("test_hidden_card", cards=4, deal=7), ["random", "random"], seed=0)
+    assert session.viewer == 0 and session.view().viewer == 0
+    human_then_none = PlaySession(load_game("test_secret_pick"), ["random", "human"], seed=0)
+    human_then_none.run_agents()
+    assert human_then_none.viewer == 1
+    human_then_none.set_seat(1, "random")  # the guess reveals, but nobody else takes the screen
+    assert human_then_none.state.is_terminal() and human_then_none.viewer == 1
+
+
+# --- 2. behind the hand-over curtain nothing but Ready works -------------------------------------
+
+
+def test_behind_the_curtain_only_ready_works():
+    session = PlaySession(load_game("sinomilia"), ["human", "human"])
+    assert session.handing_over == 0 and session.view().enabled == {"ready"}
+    session.ready()
+    session.play_actions(session.actions_of("set 6"))
+    view = session.view()
+    assert view.curtain == 1 and view.enabled == {"ready"}
+    assert view.handover == "Hand the screen to Green, then press Ready"
+    assert view.moves == () and view.position == "" and view.actions == () and not view.loadable
+    refusals = (
+        session.undo,
+        session.redo,
+        lambda: session.jump(0),
+        session.new_game,
+        session.show_all_cards,
+        session.agent_move,
+        lambda: session.set_seat(1, "random"),
+        lambda: session.load(sinomilia_round(3).to_json()),
+        lambda: session.play_actions([0]),
+    )
+    for refused in refusals:
+        with pytest.raises(ValueError, match="hand the screen to Green, who presses Ready first"):
+            refused()
+        assert session.handing_over == 1 and session.view() == view  # nothing changed, nothing shown
+    session.ready()
+    assert session.viewer == 1 and "undo" in session.view().enabled
+
+
+def test_the_curtain_shows_the_same_whatever_the_hidden_cards():
+    steps = [ready, play("chip sun"), undo, ready, play("chip moon"), ready, play("pass")]
+    runs = [trace(sinomilia_round(green), ["human", "human"], steps) for green in (3, 7)]
+    assert_same_until_reveal(runs[0][1], runs[1][1], viewer=0)
+    runs = [trace(sinomilia_round(3, orange=orange), ["human", "human"], steps) for orange in (2, 8)]
+    assert_same_until_reveal(runs[0][1], runs[1][1], viewer=1)
+
+
+def test_a_human_taking_a_seat_from_an_agent_gets_the_screen_through_ready():
+    session = PlaySession(load_game("test_hidden_card", cards=4, deal=7), ["human", "random"], seed=0)
+    session.set_seat(0, "random")  # nobody human: the screen stays Player 0's
+    session.new_game()
+    session.set_seat(1, "human")
+    assert session.viewer == 0 and session.handing_over == 1  # Player 1 must not see Player 0's card
+
+
+# --- 3. takebacks stop at the last reveal --------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [["human", "agent"], ["human", "human"]])
+def test_takebacks_stop_at_the_last_reveal(seats):
+    start = sinomilia_round(3, table=(8, 0))  # the next chip ends the round
+    specs = [spec if spec == "human" else PublicAgent(seed=0) for spec in seats]
+    session = PlaySession(start.game, specs, start)
+    if session.handing_over is not None:
+        session.ready()
+    session.play_actions(session.actions_of("chip sun"))  # round 1 ends: both cards are shown
+    assert session.state.to_dict()["round"] == 2 and session.reveal_at == 1
+    if session.handing_over is not None:
+        session.ready()
+    with pytest.raises(ValueError, match=r"Takebacks stop at the last reveal \(move 1\)"):
+        session.undo()
+    with pytest.raises(ValueError, match="Takebacks stop at the last reveal"):
+        session.jump(0)
+    assert session.state.to_dict()["round"] == 2 and "undo" in session.view().enabled  # enabled, to say why
+    mover = session.state.current_player()
+    if session.agents[mover] is None:  # a move after the reveal can be taken back to it, no further
+        session.play_actions(session.actions_of("set 0"))
+        if session.handing_over is not None:
+            session.ready()
+        session.undo()
+        assert session.pos == 1
+        if session.handing_over is not None:
+            session.ready()
+        with pytest.raises(ValueError, match="Takebacks stop"):
+            session.undo()
+
+
+def test_perfect_information_takebacks_go_back_to_the_start():
+    session = PlaySession(load_game("cross_endodoi"), ["human", "random"], seed=1)
+    for _ in range(3):
+        session.play_actions([session.state.legal_actions()[0]])
+    while session.pos:
+        session.undo()
+    assert session.state.history() == [] and session.reveal_at == 0
+
+
+def test_the_toy_showdown_is_a_reveal_but_a_fold_is_not():
+    game = load_game("test_hidden_card", cards=4, deal=7)
+    showdown = PlaySession(game, ["human", "human"])
+    fold = PlaySession(game, ["human", "human"])
+    for session, moves in ((showdown, ["check", "check"]), (fold, ["bet", "fold"])):
+        for move in moves:
+            session.ready()
+            session.play_actions(session.actions_of(move))
+        session.ready() if session.handing_over is not None else None
+    assert showdown.reveal_at == 2 and fold.reveal_at == 0  # the second check showed the cards
+    with pytest.raises(ValueError, match="Takebacks stop"):
+        showdown.undo()
+    fold.undo()
+    assert fold.state.history_strings() == ["bet"]
+
+
+# --- 4. what the Position box shows, Load accepts -----------------------------------------------
+
+
+def test_load_takes_the_viewers_observation_and_deals_the_hidden_cards_from_a_seed():
+    start = sinomilia_round(3)
+    session = PlaySession(start.game, ["human", PublicAgent(seed=0)], start)
+    session.play_actions(session.actions_of("chip sun"))
+    text, loadable = session.position_text()
+    seen = json.loads(text)
+    assert loadable and seen == session.state.observation(0) and seen["set"] == [6, "?"]
+    session.load(text, seed=11)
+    assert session.notice == "Loaded Orange's view: the cards hidden from it were dealt afresh from seed 11"
+    assert session.view().notice == session.notice
+    loaded = session.state.observation(0)
+    assert {**loaded, "last_round": None} == {**seen, "last_round": None}  # a position has no round report
+    cards = {PlaySession(start.game, ["human", "human"], start).state.to_dict()["set"][1]}
+    for seed in range(12):
+        session.load(text, seed=seed)
+        cards.add(session.state.to_dict()["set"][1])
+    assert len(cards) > 2  # dealt afresh
+    session.load(text)  # no seed given: one is drawn and named
+    assert "dealt afresh from seed " in session.notice
+
+
+@pytest.mark.parametrize("name", GAMES + ("test_hidden_card",))
+def test_the_full_position_is_shown_and_loads_when_nothing_is_hidden(name):
+    game = load_game(name, cards=4, deal=5) if name == "test_hidden_card" else load_game(name)
+    session = PlaySession(game, ["human"] * game.num_players)
+    if session.handing_over is not None:
+        session.ready()
+    if not game.info.perfect_information:
+        session.show_all_cards()
+    text, loadable = session.position_text()
+    assert loadable and text == (session.state.notation() if game.info.has_notation else session.state.to_json())
+    session.load(text)
+    assert session.state == game.new_initial_state() and session.notice == ""
+
+
+def test_a_bad_observation_is_refused_and_changes_nothing():
+    start = sinomilia_round(3)
+    session = PlaySession(start.game, ["human", "human"], start)
+    session.ready()
+    text, _ = session.position_text()
+    with pytest.raises(PositionError, match="view of player 1, not 0"):
+        session.load(text.replace('"observer":0', '"observer":1'))
+    with pytest.raises(PositionError):
+        session.load("not a position")
+    assert session.state == start
+
+
+# --- 5. who looks; "show all cards" and the record -----------------------------------------------
+
+
+def test_the_viewer_is_the_one_the_screen_was_handed_to():
+    session = PlaySession(load_game("test_secret_pick"), ["human", "human"])
+    assert session.viewer is None and session.handing_over == 0
+    session.ready()
+    session.play_actions(session.actions_of("pick teal"))
+    assert session.viewer == 0 and session.handing_over == 1
+    session.ready()
+    assert session.viewer == 1 and session.view().moves == ("1. Picker: pick ?",)
+
+
+def test_showing_all_cards_is_explicit_and_said_on_screen_and_in_the_record(tmp_path):
+    session = PlaySession(load_game("test_secret_pick"), ["random", "human"], seed=0)
+    session.run_agents()
+    assert session.view().cards_note == "" and not session.record().cards_shown
+    assert session.view().moves == ("1. Picker: pick ?",)
+    session.show_all_cards()
+    view = session.view()
+    assert view.viewer is None and view.moves[0] != "1. Picker: pick ?"
+    assert view.cards_note == "All cards have been shown in this game"
+    session.hide_cards()
+    assert session.view().moves == ("1. Picker: pick ?",) and session.view().cards_note  # still said
+    record = session.record()
+    assert record.cards_shown and record.version == 2
+    record.save(tmp_path / "game.json")
+    assert GameRecord.load(tmp_path / "game.json").cards_shown
+    old = {k: v for k, v in record.to_dict().items() if k not in ("version", "cards_shown")}
+    assert GameRecord.from_dict(old).version == 1 and not GameRecord.from_dict(old).cards_shown
+    session.new_game()
+    assert session.view().cards_note == "" and not session.record().cards_shown
+
+
+def test_perfect_information_has_no_cards_to_show():
+    session = PlaySession(load_game("cross_endodoi"))
+    with pytest.raises(ValueError, match="hides nothing"):
+        session.show_all_cards()
+    assert "show_all" not in session.view().enabled
+
+
+# --- 6. the oracle for Load, and for the secret pick -------------------------------------------
+
+
+def test_load_of_the_same_view_deals_the_same_cards_whatever_the_real_ones():
+    def load_view(session):
+        session.load(session.position_text()[0], seed=4)
+
+    steps = [play("chip sun"), load_view, play("chip moon")]
+    runs = [trace(sinomilia_round(green), ["human", PublicAgent(seed=2)], steps) for green in (3, 7)]
+    assert_same_until_reveal(runs[0][1], runs[1][1])
+    assert runs[0][0].state == runs[1][0].state  # after Load the games are one
+
+
+def test_the_guesser_sees_the_same_whatever_was_picked():
+    steps = [seat(0, "random"), play("guess teal")]
+    runs = [trace(secret_pick(pick), ["human", "human"], [ready, *steps]) for pick in ("teal", "amber")]
+    assert_same_until_reveal(runs[0][1], runs[1][1], viewer=1)
+    assert runs[0][0].view().status.startswith("Game over")
+    assert runs[0][0].reveal_at == 1 and runs[1][0].reveal_at == 1
+
+
+# --- 7. the state number ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_state_number_rises_with_every_change_and_only_then(name):
+    game = load_game(name)
+    session = PlaySession(game, ["human"] * game.num_players)
+    if session.handing_over is not None:
+        session.ready()
+    numbers = [session.number]
+    session.subscribe(lambda: numbers.append(session.number))
+    operations = (
+        lambda: session.play_actions([session.state.legal_actions()[0]]),
+        session.undo,
+        session.redo,
+        lambda: session.set_seat(game.num_players - 1, "random"),
+    )
+    for operation in operations:
+        if session.handing_over is not None:
+            session.ready()
+        before = len(numbers)
+        operation()
+        assert len(numbers) == before + 1  # one change, heard once
+    with pytest.raises(ValueError):
+        session.jump(99)  # refused: no change, no number
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert session.view().number == session.number
