@@ -43,7 +43,7 @@ from .errors import ActionError, PositionError
 from .kernels import ready_kernels_only
 from .parsing import read_json
 from .records import GameRecord
-from .registry import load_game
+from .registry import game_names, load_game
 
 __all__ = ["HUMAN", "PlaySession", "SessionView"]
 
@@ -712,8 +712,11 @@ def _seat_name(game: Game, seat: int) -> str:
     return names[seat] if seat < len(names) else f"Player {seat}"
 
 
-def resolve_game(game: str | Game, options: dict | None, position: Any) -> Game:
-    """The game a board plays: ``game`` (a name or Game) under ``options``, or a State's own game."""
+def resolve_game(game: str | Game | None, options: dict | None, position: Any) -> Game:
+    """The game a board plays: ``game`` (a name or Game) under ``options``, or a State's own game;
+    with neither, the first game menus list."""
+    if game is None:
+        game = position.game.name if isinstance(position, State) else game_names()[0]
     if isinstance(position, State):
         if options:
             raise ValueError("options cannot be given with a State position: the state's game has its own")

@@ -52,7 +52,7 @@ __all__ = ["Board"]
 class Board(widgets.VBox):
     """A clickable board (CSS class ``tl-board``).
 
-    ``game``: a name or a Game; ``options``: rule options for a game given by name; ``seats``:
+    ``game``: a name or a Game (by default the first game menus list); ``options``: rule options for a game given by name; ``seats``:
     one entry per seat, ``"human"`` or an agent spec (``"random"``, ``"mcts:iterations=200"``, an
     Agent); ``position``: a start position as text (notation or JSON) or a State; ``seed``: seeds
     the agents (seat i gets ``seed + i``); ``animate``: animate agents' moves.
@@ -68,7 +68,7 @@ class Board(widgets.VBox):
 
     def __init__(
         self,
-        game: str | Game = "cross_endodoi",
+        game: str | Game | None = None,
         *,
         options: dict | None = None,
         seats: list | None = None,
@@ -287,11 +287,11 @@ class Board(widgets.VBox):
         self.session.load(text)
 
     @classmethod
-    def from_query(cls, query: str, game: str | Game = "cross_endodoi", **kwargs: Any) -> Board:
+    def from_query(cls, query: str, game: str | Game | None = None, **kwargs: Any) -> Board:
         """The board a shared link's query describes (see ``share_query``), at the move it shows;
         ``kwargs`` as for ``Board`` (seats, seed, options ...); a link's game is played under the
         link's own rule options only (``options`` are for ``game``). A query naming no game opens
-        ``game`` afresh; a bad link does too, saying what is wrong with it in ``errors``."""
+        ``game`` (by default the first game menus list) afresh; a bad link does too, saying what is wrong with it in ``errors``."""
         try:
             shared = parse_query(query) if "game=" in query else None
             if shared is not None:
