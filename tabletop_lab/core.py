@@ -24,6 +24,7 @@ registry (``load_game``, ``register_game``, ``list_games``) lives in ``registry.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -71,7 +72,8 @@ class Option:
 
     ``choices`` lists every value when the set is finite. Otherwise ``check`` tells whether a
     value is acceptable and ``allowed`` says in words what is. Types are strict: ``True`` is
-    not accepted where ``1`` is, as the spec's conventions require.
+    not accepted where ``1`` is, as the spec's conventions require. ``example``, for an option
+    whose values are structured (Sinoda's board data), is a valid one that the fuzz stage bends.
     """
 
     name: str
@@ -80,6 +82,7 @@ class Option:
     choices: tuple | None = None
     check: Callable[[Any], bool] | None = None
     allowed: str = ""
+    example: Any = None
 
     def validate(self, value: Any, game: str) -> Any:
         if self.choices is not None:
@@ -98,6 +101,16 @@ class Option:
     def describe(self) -> dict:
         values = list(self.choices) if self.choices is not None else self.allowed
         return {"name": self.name, "default": self.default, "values": values, "doc": self.doc}
+
+
+def _listing(names: list[str], room: int = 100) -> str:
+    """``names`` for an error message, cut to about ``room`` characters (then how many in all)."""
+    shown: list[str] = []
+    for name in names:
+        if shown and len(", ".join([*shown, name])) > room:
+            return f"{', '.join(shown)}, ... ({len(names)} in all; list_games() describes them)"
+        shown.append(name)
+    return ", ".join(shown) or "none"
 
 
 def _same_value(value: Any, choice: Any) -> bool:
@@ -244,9 +257,12 @@ class Game:
         params = {p.name: p for p in self.param_specs}
         unknown = sorted(set(options) - set(specs) - set(params))
         if unknown:
-            valid = ", ".join(list(specs) + list(params)) or "none"
-            shown = ", ".join(excerpt(name, limit=40) for name in unknown[:5])
-            raise RulesError(f"{self.info.name}: unknown option {shown}; valid options: {valid}")
+            names = [*specs, *params]
+            asked = unknown[0]
+            shown = excerpt(asked, limit=40) + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
+            close = difflib.get_close_matches(asked, names, n=1) if isinstance(asked, str) and len(asked) < 100 else []
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise RulesError(f"{self.info.name}: unknown option {shown}{hint}; valid options: {_listing(names)}")
         self.options: dict[str, Any] = {
             name: spec.validate(options[name], self.info.name) if name in options else spec.default
             for name, spec in specs.items()

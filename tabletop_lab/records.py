@@ -21,6 +21,7 @@ from .registry import load_game
 __all__ = ["GameRecord"]
 
 _KEYS = ("game", "options", "seed", "start", "actions", "agents", "result")
+_MESSAGE_ROOM = 270  # characters of a replay error besides " cannot be played: " (under 300 in all)
 
 
 @dataclass
@@ -89,9 +90,13 @@ class GameRecord:
                 state.foresee(islice(self.actions, index, None))
             state.apply_action(state.string_to_action(text))
         except ActionError as exc:
+            where = (
+                f"game record: actions[{index}] = {excerpt(text, limit=40)} (action {index + 1} of {len(self.actions)})"
+            )
+            reason = str(exc)  # the engine's message, which may quote the action again: cut to fit
+            room = _MESSAGE_ROOM - len(where)
             raise type(exc)(
-                f"game record: actions[{index}] = {excerpt(text)} (action {index + 1} of {len(self.actions)}) "
-                f"cannot be played: {exc}"
+                f"{where} cannot be played: {reason if len(reason) <= room else reason[: room - 3] + '...'}"
             ) from None
 
     def to_dict(self) -> dict:
