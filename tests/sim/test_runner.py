@@ -403,7 +403,7 @@ def test_seats_draw_from_unrelated_streams():
     """Each seat's seed is the game's seed plus a multiple of the stream's step: unmixed, seat 1
     drew seat 0's numbers one place later in about a quarter of games (random players in lockstep)."""
     from tabletop_lab.agents import RandomAgent
-    from tabletop_lab.sim.runner import _reset
+    from tabletop_lab.sim.batch import reset_agents
     from tabletop_lab.streams import next_draw
 
     def draws(agent, k=12):
@@ -415,7 +415,7 @@ def test_seats_draw_from_unrelated_streams():
 
     for seed in range(2000):
         seats = [RandomAgent(), RandomAgent(), RandomAgent()]
-        _reset(seats, seed * 7919)
+        reset_agents(seats, seed * 7919)
         sequences = [draws(agent) for agent in seats]
         for a in range(3):
             for b in range(3):
