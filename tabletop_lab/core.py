@@ -159,7 +159,9 @@ class GameInfo:
     players, one's gain the other's loss), ``"general_sum"`` (several players, each for
     themselves) or ``"team"`` (teammates share a result). ``multi_action_moves`` says a move may
     take several actions (see the module docstring). ``max_actions`` is the simulation cap: a
-    random playout longer than this is cut and reported as capped.
+    random playout longer than this is cut and reported as capped. ``rules_version`` is raised
+    whenever the engine's behaviour changes (what is legal, how a move plays, results), as pgx
+    versions its environments: records and saved studies carry it (``tabletop_lab.versions``).
     """
 
     name: str
@@ -172,6 +174,7 @@ class GameInfo:
     has_notation: bool = False
     max_actions: int = 1000
     player_names: tuple[str, ...] = ()
+    rules_version: int = 1
 
     def __post_init__(self) -> None:
         if self.information not in INFORMATION:

@@ -39,6 +39,7 @@ from ..core import Game, State
 from ..errors import IllegalActionError
 from ..kernels import playout_kernel
 from ..records import GameRecord
+from ..versions import package_version
 from .batch import AgentError, Batch, kernel_for, play_batch, play_out, reset_agents
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 from .frame import build_frame
@@ -99,8 +100,9 @@ def simulate(
     by one player, a move ends on a position, and a move may take several actions. Repeated
     values are categoricals: ``winners`` holds tuples of seats and ``winner_agents`` tuples of
     labels (``storable(df)`` before ``to_parquet``); counts are small integers.
-    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
-    ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
+    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games``,
+    ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept) and the
+    versions the rows were made under, ``package_version`` and the game's ``rules_version``.
 
     Raises ``ValueError`` (before any game is played) for an unknown game, a wrong number of
     agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
@@ -154,6 +156,8 @@ def simulate(
             max_actions=cap,
             n_games=n_games,
             interrupted=interrupted,
+            package_version=package_version(),
+            rules_version=game.info.rules_version,
         )
         return df
 

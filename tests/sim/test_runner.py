@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
-from tabletop_lab import IllegalActionError, LapLimitError, data, load_game
+from tabletop_lab import IllegalActionError, LapLimitError, data, load_game, versions
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.kernels import use_kernels
 from tabletop_lab.records import GameRecord
@@ -77,6 +77,8 @@ def test_one_row_per_game_with_the_documented_columns():
         "max_actions": 1000,
         "n_games": 30,
         "interrupted": False,
+        "package_version": versions.package_version(),
+        "rules_version": 1,
     }
 
 

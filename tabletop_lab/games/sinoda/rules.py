@@ -62,6 +62,7 @@ GAME_INFO = GameInfo(
     utility="general_sum",
     max_actions=4000,  # random games: mean 270-620 actions, longest of 250 per config 1236
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 

@@ -87,6 +87,7 @@ GAME_INFO = GameInfo(
     # a move that adds a stone, or ends the game): at most 3 * 25² + 2 actions
     max_actions=2000,
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 
