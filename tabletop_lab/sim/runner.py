@@ -37,7 +37,7 @@ import pandas as pd
 from ..agents import Agent, RandomAgent, make_agent
 from ..core import Game, State
 from ..errors import IllegalActionError
-from ..kernels import playout_kernel
+from ..kernels import compile_notice, playout_kernel
 from ..records import GameRecord
 from ..versions import package_version
 from .batch import AgentError, Batch, kernel_for, play_batch, play_out, reset_agents
@@ -162,7 +162,8 @@ def simulate(
         return df
 
     try:
-        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
+        notice = compile_notice(game, seated)
+        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name, notice)
     except (AgentError, IllegalActionError, WorkerLostError) as exc:
         exc.finished = frame(getattr(exc, "finished_rows", []), True)
         raise
@@ -235,14 +236,21 @@ def _generate_state(sequence: np.random.SeedSequence, n_words: int) -> np.ndarra
 
 
 def _run(
-    batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
+    batches: list[Batch],
+    total: int,
+    workers: int,
+    executor: Executor | None,
+    progress: Progress,
+    desc: str,
+    notice: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Play the batches here, in new threads or new process pools, or on ``executor``.
+    """Play the batches here, in new threads or new process pools, or on ``executor``; a progress
+    bar shows ``notice`` (a compile to wait for) until the first batch is done.
 
     Returns the columns of every finished batch and whether Ctrl-C (a ``KeyboardInterrupt``,
     also one raised by a progress callback) stopped the run.
     """
-    report, close = progress_reporter(progress, total, desc)
+    report, close = progress_reporter(progress, total, desc, notice)
     done: list[dict[str, Any]] = []
     finished = 0
 
