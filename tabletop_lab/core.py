@@ -26,6 +26,7 @@ nothing here imports a layer above.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import io
@@ -81,7 +82,8 @@ class Option:
 
     ``choices`` lists every value when the set is finite. Otherwise ``check`` tells whether a
     value is acceptable and ``allowed`` says in words what is. Types are strict: ``True`` is
-    not accepted where ``1`` is, as the spec's conventions require.
+    not accepted where ``1`` is, as the spec's conventions require. ``example``, for an option
+    whose values are structured (Sinoda's board data), is a valid one that the fuzz stage bends.
     """
 
     name: str
@@ -90,6 +92,7 @@ class Option:
     choices: tuple | None = None
     check: Callable[[Any], bool] | None = None
     allowed: str = ""
+    example: Any = None
 
     def validate(self, value: Any, game: str) -> Any:
         if self.choices is not None:
@@ -108,6 +111,16 @@ class Option:
     def describe(self) -> dict:
         values = list(self.choices) if self.choices is not None else self.allowed
         return {"name": self.name, "default": self.default, "values": values, "doc": self.doc}
+
+
+def _listing(names: list[str], room: int = 100) -> str:
+    """``names`` for an error message, cut to about ``room`` characters (then how many in all)."""
+    shown: list[str] = []
+    for name in names:
+        if shown and len(", ".join([*shown, name])) > room:
+            return f"{', '.join(shown)}, ... ({len(names)} in all; list_games() describes them)"
+        shown.append(name)
+    return ", ".join(shown) or "none"
 
 
 def _same_value(value: Any, choice: Any) -> bool:
@@ -156,7 +169,9 @@ class GameInfo:
     players, one's gain the other's loss), ``"general_sum"`` (several players, each for
     themselves) or ``"team"`` (teammates share a result). ``multi_action_moves`` says a move may
     take several actions (see the module docstring). ``max_actions`` is the simulation cap: a
-    random playout longer than this is cut and reported as capped.
+    random playout longer than this is cut and reported as capped. ``rules_version`` is raised
+    whenever the engine's behaviour changes (what is legal, how a move plays, results), as pgx
+    versions its environments: records and saved studies carry it (``tabletop_lab.versions``).
     """
 
     name: str
@@ -171,6 +186,7 @@ class GameInfo:
     player_names: tuple[str, ...] = ()
     #: Where menus list the game: by this rank, then by name (``registry.game_names``).
     menu_rank: int = 1000
+    rules_version: int = 1
 
     def __post_init__(self) -> None:
         if self.information not in INFORMATION:
@@ -260,9 +276,12 @@ class Game:
         params = {p.name: p for p in self.param_specs}
         unknown = sorted(set(options) - set(specs) - set(params))
         if unknown:
-            valid = ", ".join(list(specs) + list(params)) or "none"
-            shown = ", ".join(excerpt(name, limit=40) for name in unknown[:5])
-            raise RulesError(f"{self.info.name}: unknown option {shown}; valid options: {valid}")
+            names = [*specs, *params]
+            asked = unknown[0]
+            shown = excerpt(asked, limit=40) + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
+            close = difflib.get_close_matches(asked, names, n=1) if isinstance(asked, str) and len(asked) < 100 else []
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise RulesError(f"{self.info.name}: unknown option {shown}{hint}; valid options: {_listing(names)}")
         self.options: dict[str, Any] = {
             name: spec.validate(options[name], self.info.name) if name in options else spec.default
             for name, spec in specs.items()

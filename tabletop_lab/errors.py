@@ -5,6 +5,7 @@
     ValueError
      ├── RulesError               bad rules config, unknown game or board data
      ├── PositionError            malformed or impossible position; names the field
+     ├── DataError                a saved file that cannot be read back (damaged)
      └── ActionError
           ├── ActionSyntaxError   malformed action string, unknown cell or hole
           └── IllegalActionError  well formed, but not legal here; names the rule
@@ -32,6 +33,7 @@ __all__ = [
     "IllegalActionError",
     "EngineLimitError",
     "EnumerationLimitError",
+    "DataError",
 ]
 
 
@@ -115,3 +117,7 @@ class EnumerationLimitError(EngineLimitError):
     Any single move can still be tested and played (``parse_move``, ``apply_move``), and
     ``legal_actions()`` always offers the action-by-action form of a move.
     """
+
+
+class DataError(ValueError):
+    """A saved file (study results) that cannot be read back: damaged, or not what it claims to be."""

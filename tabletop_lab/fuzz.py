@@ -6,7 +6,9 @@ deleted, duplicated or added, values of the wrong type, out of range, booleans f
 huge numbers, deep nesting), move strings and action ints, rule options and game records, plus
 free text and JSON values from hypothesis. Every call must either succeed or raise one of the
 documented errors (``RulesError``, ``PositionError``, ``ActionError``) within a generous time
-limit, and a refused move must leave the state exactly as it was. An accepted notation must be
+limit, with a message shorter than ``MESSAGE_LIMIT`` (300) characters, and a refused move must
+leave the state exactly as it was. Options with structured values are bent from their
+``Option.example`` (Sinoda's board data). An accepted notation must be
 canonical (``notation()`` gives it back), an accepted position must round-trip through
 ``to_dict()``, and a boolean put where an integer was must be refused.
 
@@ -33,13 +35,17 @@ from .errors import ActionError, EnumerationLimitError, PositionError, RulesErro
 from .records import GameRecord
 from .registry import load_game
 
-__all__ = ["CATEGORIES", "fuzz_game"]
+__all__ = ["CATEGORIES", "MESSAGE_LIMIT", "fuzz_game"]
 
 #: What ``fuzz_game`` reports on, in order.
 CATEGORIES = ("notation", "json", "dict", "moves", "actions", "options", "records")
 
 #: The errors the API documents for bad input.
 DOCUMENTED = (RulesError, PositionError, ActionError)
+
+#: Every message of a documented error is shorter than this (characters): it names what is wrong
+#: and quotes the input only in excerpts (``errors.excerpt``).
+MESSAGE_LIMIT = 300
 
 #: A call taking longer than this (seconds) counts as a hang. Generous: it catches endless
 #: loops, never slowness, on a loaded machine.
@@ -141,8 +147,13 @@ class _Fuzzer:
 
     def _check_message(self, category: str, what: str, error: Exception) -> None:
         message = str(error)
-        if not message or len(message) > 1000:
-            self.fail(category, what, f"{type(error).__name__} message of {len(message)} characters (expected 1..1000)")
+        if not message or len(message) >= MESSAGE_LIMIT:
+            self.fail(
+                category,
+                what,
+                f"{type(error).__name__} message of {len(message)} characters (expected 1..{MESSAGE_LIMIT - 1}): "
+                f"{excerpt(message, limit=120)}",
+            )
         else:
             self.handled(category)
 
@@ -300,6 +311,11 @@ class _Fuzzer:
             spec = self.rng.choice(specs) if specs else None
             if spec is not None:
                 trials.append((name, {spec.name: _mutate_value({"v": spec.default}, self.rng)[0].get("v")}))
+        for spec in specs:  # structured values (Sinoda's board data), bent one part at a time
+            if spec.example is not None:
+                for _ in range(cases):
+                    bent = _mutate_value(copy.deepcopy(spec.example), self.rng)[0]
+                    trials.append((name, {spec.name: bent}))
         for game_name, options in trials:
             what = f"load_game({excerpt(game_name, limit=30)}, **{excerpt(options, limit=60)})"
             ok, result = self.call("options", what, lambda n=game_name, o=options: _load_and_show(n, o))

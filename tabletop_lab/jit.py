@@ -96,12 +96,24 @@ def compiling(game_name: str) -> Iterator[None]:
         yield
 
 
-def record_compiled(game_name: str) -> None:
-    """Record that every compiled path of ``game_name`` is in numba's cache, for these sources."""
+def record_compiled(game_name: str, seconds: float | None = None) -> None:
+    """Record that every compiled path of ``game_name`` is in numba's cache, for these sources,
+    and (``seconds``) how long that compile took, beside the stamp: it outlives the stamp when the
+    sources change, so that the next compile can say how long it will take (``compile_seconds``)."""
     stamp = _compiled_stamp(game_name)
     with contextlib.suppress(OSError):  # not writable: is_compiled then says True, see there
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(_SOURCES)
+        if seconds is not None:
+            stamp.with_suffix(".seconds").write_text(f"{seconds:.1f}\n")
+
+
+def compile_seconds(game_name: str) -> float | None:
+    """How long the last measured compile of ``game_name`` took on this machine, or None."""
+    try:
+        return float(_compiled_stamp(game_name).with_suffix(".seconds").read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def is_compiled(game_name: str) -> bool:
@@ -127,6 +139,7 @@ __all__ = [
     "grown_rows",
     "compiling",
     "record_compiled",
+    "compile_seconds",
     "is_compiled",
 ]
 

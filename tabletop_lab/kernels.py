@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -49,6 +49,7 @@ __all__ = [
     "kernels_enabled",
     "use_kernels",
     "ready_kernels_only",
+    "compile_notice",
     "playout_kernel",
     "rollout_function",
     "random_rollout",
@@ -181,6 +182,23 @@ def playout_kernel(game: Game) -> PlayoutKernel | None:
         _compile_in_background(game.name)
         return None
     return kernel
+
+
+def compile_notice(game: Game, agents: Iterable[Any] | None = None) -> str | None:
+    """What to tell a person about to wait for ``game``'s first compile on this machine, e.g.
+    ``"compiling Sygo (about 45 s, once per machine)"`` (the time that ``tabletop-lab compile``
+    measured last, ``jit.compile_seconds``), or None when nothing will compile: no kernel plays
+    ``game`` here, its compiled code is in numba's cache already, or none of ``agents`` (when
+    given) plays through kernels (``Agent.uses_kernels``)."""
+    if agents is not None and not any(agent.uses_kernels for agent in agents):
+        return None
+    if playout_kernel(game) is None or _is_compiled(game.name):
+        return None
+    from .jit import compile_seconds  # numba is loaded: the game's kernel module imported it
+
+    seconds = compile_seconds(game.name)
+    about = f"about {seconds:.0f} s, " if seconds is not None else ""
+    return f"compiling {game.info.title} ({about}once per machine)"
 
 
 def _is_compiled(name: str) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .core import Game
-from .kernels import playout_kernel
+from .kernels import compile_notice, playout_kernel
 from .registry import list_games, load_game
 from .streams import fresh_streams
 
@@ -30,14 +30,20 @@ __all__ = ["compile_game", "main"]
 
 
 def compile_game(game: Game) -> bool:
-    """Compile (or load from numba's cache) every compiled path of ``game`` and record it; False
-    when the game has no kernel here (none for it or its options, numba missing, switched off)."""
+    """Compile (or load from numba's cache) every compiled path of ``game`` and record it, with
+    how long a real compile took (``kernels.compile_notice`` says it beforehand, and prints it
+    here); False when the game has no kernel here (none for it or its options, numba missing,
+    switched off)."""
     kernel = playout_kernel(game)
     if kernel is None:
         return False
     from .compiled_search import search_root  # numba is loaded: the game's kernel imported it
     from .jit import compiling, record_compiled
 
+    notice = compile_notice(game)
+    if notice:
+        print(f"{game.name}: {notice}", flush=True)
+    started = time.perf_counter()
     with compiling(game.name):
         seeds = np.arange(2 * game.num_players, dtype=np.uint64).reshape(2, game.num_players)
         kernel.random_games(game, fresh_streams(seeds), game.info.max_actions)
@@ -45,7 +51,8 @@ def compile_game(game: Game) -> bool:
         searched = game.info.perfect_information and search_root(state, random.Random(0), 2, 1.0, False)
         if not searched:
             kernel.rollout(state.clone(), game.info.max_actions, 1)
-        record_compiled(game.name)
+        took = time.perf_counter() - started
+        record_compiled(game.name, took if notice else None)  # a load from the cache is no compile
     return True
 
 

@@ -1,28 +1,40 @@
 """Game records: options, seed, start position and action strings; they replay exactly.
 
 A record is tiny (OpenSpiel-style: parameters plus action history) and self-checking: the
-result it stores must be the result its replay reaches.
+result it stores must be the result its replay reaches. It carries the versions it was made
+under (``versions``: the package's and the game's rules version, ``tabletop_lab.versions``).
+Loading a record made under another rules version warns (``RulesVersionWarning``), since its
+replay may differ; replaying it then raises, as for any record, at the first action that
+cannot be played or when the result differs, and the error names both rules versions. A record
+without versions (saved before they were recorded) counts as rules version 1.
 """
 
 from __future__ import annotations
 
 import json
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from .core import State
+from .core import Game, State
 from .errors import ActionError, PositionError, excerpt
 from .parsing import read_json
 from .registry import load_game
+from .versions import FIRST_RULES_VERSION, package_version
 
-__all__ = ["GameRecord"]
+__all__ = ["GameRecord", "RulesVersionWarning"]
 
-_KEYS = ("version", "game", "options", "seed", "start", "actions", "agents", "result", "cards_shown")
-#: The record format: 2 added ``cards_shown``; a record without ``version`` is of format 1.
-RECORD_VERSION = 2
+_KEYS = ("version", "game", "options", "seed", "start", "actions", "agents", "result", "cards_shown", "versions")
+#: The record format: 2 added ``cards_shown``, 3 ``versions``; a record without ``version`` is of format 1.
+RECORD_VERSION = 3
+_MESSAGE_ROOM = 270  # characters of a replay error besides " cannot be played: " (under 300 in all)
+
+
+class RulesVersionWarning(UserWarning):
+    """A game record was made under another rules version of its game."""
 
 
 @dataclass
@@ -32,6 +44,7 @@ class GameRecord:
     ``start`` is the position JSON play began from, or ``None`` for the initial position.
     ``seed`` is the seed the players' randomness came from (the engines have none).
     ``cards_shown``: someone at a Play board showed every seat's hidden cards during the game.
+    ``versions`` is ``{"package": version, "rules": the game's rules version}`` when made.
 
     A malformed record raises ``PositionError`` naming the field; an action that cannot be
     played on replay raises the engine's ``ActionError``, prefixed with its index in ``actions``.
@@ -45,6 +58,7 @@ class GameRecord:
     agents: list[str] | None = None
     result: dict | None = field(default=None)
     cards_shown: bool = False
+    versions: dict | None = None
     version: int = RECORD_VERSION
 
     @classmethod
@@ -59,7 +73,20 @@ class GameRecord:
             start=state.start_position(),
             agents=agents,
             result=result.to_dict() if result else None,
+            versions={"package": package_version(), "rules": state.game.info.rules_version},
         )
+
+    @property
+    def rules_version(self) -> int:
+        """The rules version the record was made under (1 for a record without versions)."""
+        return self.versions["rules"] if self.versions else FIRST_RULES_VERSION
+
+    def _other_rules(self, game: Game) -> str:
+        """``""``, or a note for messages when the record was made under other rules than ``game``'s."""
+        now = game.info.rules_version
+        if self.rules_version == now:
+            return ""
+        return f" (made under {self.game} rules version {self.rules_version}; these are version {now})"
 
     def replay(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` actions (all by default).
@@ -74,7 +101,10 @@ class GameRecord:
         if upto is None and self.result is not None:
             reached = state.result()
             if reached is None or reached.to_dict() != self.result:
-                raise PositionError(f"record replays to {reached}, but it records {excerpt(self.result)}")
+                raise PositionError(
+                    f"record replays to {excerpt(reached, limit=90)}, but it records "
+                    f"{excerpt(self.result, limit=90)}{self._other_rules(game)}"
+                )
         return state
 
     def states(self) -> list[State]:
@@ -94,9 +124,14 @@ class GameRecord:
                 state.foresee(islice(self.actions, index, None))
             state.apply_action(state.string_to_action(text))
         except ActionError as exc:
+            where = (
+                f"game record{self._other_rules(state.game)}: actions[{index}] = {excerpt(text, limit=40)} "
+                f"(action {index + 1} of {len(self.actions)})"
+            )
+            reason = str(exc)  # the engine's message, which may quote the action again: cut to fit
+            room = _MESSAGE_ROOM - len(where)
             raise type(exc)(
-                f"game record: actions[{index}] = {excerpt(text)} (action {index + 1} of {len(self.actions)}) "
-                f"cannot be played: {exc}"
+                f"{where} cannot be played: {reason if len(reason) <= room else reason[: room - 3] + '...'}"
             ) from None
 
     def to_dict(self) -> dict:
@@ -116,7 +151,18 @@ class GameRecord:
             )
         record = cls(**{"version": 1, **{k: data[k] for k in _KEYS if k in data}})
         _check_fields(record)
+        record._warn_other_rules()
         return record
+
+    def _warn_other_rules(self) -> None:
+        """Warn (``RulesVersionWarning``) when the record was made under other rules than today's."""
+        try:
+            game = load_game(self.game, **self.options)
+        except ValueError:
+            return  # replay will say what is wrong with the game or its options
+        note = self._other_rules(game)
+        if note:
+            warnings.warn(f"game record{note}: its replay may differ", RulesVersionWarning, stacklevel=3)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -166,6 +212,7 @@ def _check_fields(record: GameRecord) -> None:
             "a list of agent labels or null",
         ),
         ("result", optional(record.result, dict), "a result object or null"),
+        ("versions", record.versions is None or _is_versions(record.versions), _VERSIONS),
     )
     for name, ok, expected in checks:
         if not ok:
@@ -174,3 +221,16 @@ def _check_fields(record: GameRecord) -> None:
 
 def _is_seed(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0
+
+
+_VERSIONS = 'an object {"package": version text, "rules": a positive integer} or null'
+
+
+def _is_versions(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"package", "rules"}
+        and isinstance(value["package"], str)
+        and type(value["rules"]) is int
+        and value["rules"] >= FIRST_RULES_VERSION
+    )

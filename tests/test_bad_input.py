@@ -14,8 +14,8 @@ import pytest
 from tabletop_lab import GameRecord, load_game
 from tabletop_lab.errors import ActionSyntaxError, IllegalActionError, PositionError, RulesError, excerpt
 
-#: An error message that quotes input stays below this many characters.
-SHORT = 400
+#: An error message that quotes input stays below this many characters (``fuzz.MESSAGE_LIMIT``).
+SHORT = 300
 
 VALID = {"game": "cross_endodoi", "holes": [3] * 12, "stores": [0, 0], "to_move": 0}
 
@@ -188,6 +188,9 @@ def test_huge_move_strings_are_short_syntax_errors(game, text):
         ("cross_endodoi", {"max_laps": {1: 2}}, "a positive integer"),
         ("cross_endodoi", {"max_laps": 1.5}, "a positive integer"),
         ("cross_endodoi", {"o" * 100_000: 1}, "unknown option"),
+        ("capitals", {"nonexistent_option": 1}, "valid options: eliminated_slot, dismantle_top,"),
+        ("capitals", {"max_cycle": 1}, "unknown option 'max_cycle' (did you mean max_cycles?)"),
+        ("capitals", {"o" * 1000: 1, "p" * 1000: 2}, "(16 in all; list_games() describes them)"),
     ],
     ids=short_id,
 )
@@ -239,6 +242,15 @@ def test_a_tampered_record_says_which_action_failed_and_why(actions, error, phra
     message = raises_short(error, GameRecord.from_dict(record(actions=actions)).replay)
     assert phrase in message
     assert "cross_endodoi:" in message  # the engine's reason follows
+
+
+@pytest.mark.parametrize("name", ["cross_endodoi", "sygo", "sinoda", "sinomilia", "capitals"])
+@pytest.mark.parametrize("bad", ["x" * 1000, "9" * 1000, "step a3 a4" * 100])
+def test_a_long_bad_action_in_a_record_gets_a_short_message(name, bad):
+    with pytest.raises(ActionSyntaxError) as info:
+        GameRecord(name, {}, [bad]).replay()
+    message = str(info.value)
+    assert message.startswith("game record: actions[0] = ") and len(message) < SHORT, (len(message), message)
 
 
 def test_a_record_tampered_after_loading_is_checked_on_replay():

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tabletop_lab import PositionError, list_games, load_game
-from tabletop_lab.fuzz import CATEGORIES, fuzz_game
+from tabletop_lab.fuzz import CATEGORIES, MESSAGE_LIMIT, fuzz_game
 
 GAMES = [g["name"] for g in list_games()]
 
@@ -68,6 +68,21 @@ def test_a_whole_input_echoed_in_a_message_fails(monkeypatch):
     monkeypatch.setattr(game_class, "state_from_notation", echo)
     with pytest.raises(AssertionError, match=r"notation: .* -> PositionError message of \d+ characters"):
         fuzz_game(load_game("cross_endodoi"), seed=1, cases=60, hypothesis_examples=0)
+
+
+@pytest.mark.parametrize("length, fails", [(MESSAGE_LIMIT - 1, False), (MESSAGE_LIMIT, True)])
+def test_a_message_of_300_characters_fails_even_when_it_quotes_nothing(monkeypatch, length, fails):
+    game_class = type(load_game("cross_endodoi"))
+
+    def wordy(self, data):
+        raise PositionError(("cross_endodoi: " + "this position is wrong; " * 20)[:length])
+
+    monkeypatch.setattr(game_class, "state_from_dict", wordy)
+    if fails:
+        with pytest.raises(AssertionError, match=rf"dict: .* -> PositionError message of {MESSAGE_LIMIT} characters"):
+            fuzz_game(load_game("cross_endodoi"), seed=1, cases=20, hypothesis_examples=0)
+    else:
+        fuzz_game(load_game("cross_endodoi"), seed=1, cases=20, hypothesis_examples=0)
 
 
 def test_a_non_canonical_notation_accepted_fails(monkeypatch):

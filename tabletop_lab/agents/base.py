@@ -31,9 +31,12 @@ class Agent:
     must not mutate it. All randomness comes from ``self.rng``, seeded by ``seed``, so a game
     played by seeded agents replays exactly. ``name`` is the short registry name (``"mcts"``),
     and ``settings()`` the keyword arguments that rebuild the agent, shown in ``repr``.
+    ``uses_kernels`` says the agent plays through a game's compiled kernel where there is one
+    (so its first move on a machine may wait for numba's compiler: ``kernels.compile_notice``).
     """
 
     name = "agent"
+    uses_kernels = False
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -96,6 +99,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    uses_kernels = True  # simulate() lets the kernel play random seats
 
     def __init__(self, seed: int | None = None):
         super().__init__(seed)

@@ -46,6 +46,7 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
+    uses_kernels = True  # compiled rollouts
 
     def __init__(
         self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None

@@ -59,6 +59,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    uses_kernels = True  # compiled rollouts and search
 
     def __init__(
         self,

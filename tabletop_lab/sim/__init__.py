@@ -6,8 +6,10 @@
 (20, ['greedy', 'random'])
 """
 
+from .batch import AgentError, Batch, play_batch
+from .frame import storable
 from .match import match_result, play_match
-from .runner import SEATS, AgentError, Batch, play_batch, play_game, simulate, storable
+from .runner import REPLAYS, SEATS, WorkerLostError, play_game, simulate
 from .tournament import tournament
 
 __all__ = [
@@ -16,8 +18,10 @@ __all__ = [
     "play_batch",
     "storable",
     "AgentError",
+    "WorkerLostError",
     "Batch",
     "SEATS",
+    "REPLAYS",
     "play_match",
     "match_result",
     "tournament",

@@ -65,14 +65,19 @@ def check_progress(progress: Any) -> None:
         raise ValueError(f"progress must be True, False or a callable progress(done, total); got {progress!r}")
 
 
-def progress_reporter(progress: Progress, total: int, desc: str) -> tuple[Callable[[int], Any], Callable[[], Any]]:
-    """``report(done)`` and ``close()`` for a tqdm bar, a user callable or nothing."""
+def progress_reporter(
+    progress: Progress, total: int, desc: str, notice: str | None = None
+) -> tuple[Callable[[int], Any], Callable[[], Any]]:
+    """``report(done)`` and ``close()`` for a tqdm bar, a user callable or nothing. A bar reads
+    ``notice`` (such as ``"compiling Sygo (about 45 s, once per machine)"``) until games finish."""
     if progress is True:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total, unit="game", desc=desc)
+        bar = tqdm(total=total, unit="game", desc=f"{desc}: {notice}" if notice else desc)
 
         def report(done: int) -> None:
+            if notice and done:
+                bar.set_description(desc, refresh=False)
             bar.update(done - bar.n)
 
         return report, bar.close

@@ -5,14 +5,19 @@ its seed (and, with ``seats="random"``, its seating) from position ``g`` of stre
 ``numpy.random.SeedSequence(s)``, so a row depends on ``(s, g)`` only: the same for one
 process, a pool of any size, a Dask cluster, any batch size, and a shorter run's prefix.
 
-Games travel in fixed-size batches to ``play_batch``, a pure importable function that
-returns the batch's rows as columns; the parent builds the DataFrame, sorted by game id.
-Each batch plays with its own copies of the agents, so batches running side by side in
-threads never share one. Batches are collected as they finish, so an interrupted run keeps
-every finished game, and so does a run stopped by an agent that raised
-(``AgentError.finished``). When every seat is ``random`` and the game has a compiled kernel
-(``tabletop_lab.kernels``), the kernel plays the batch, with the very rows the Python engine
-gives (``TABLETOP_KERNELS=0`` switches it off).
+Games travel in fixed-size batches to ``batch.play_batch``, a pure importable function that
+returns the batch's rows as columns; the parent builds the DataFrame (``frame.build_frame``),
+sorted by game id. Each batch plays with its own copies of the agents, so batches running side
+by side in threads never share one. Batches are collected as they finish, so an interrupted run
+keeps every finished game, and so does a run stopped by an agent that raised
+(``AgentError.finished``). A worker process that dies (SIGKILL, the out-of-memory killer) loses
+only the batches it had not finished: they are played again on a fresh pool, with a warning
+naming them, and give the same rows. When every seat is ``random`` and the game has a compiled
+kernel (``tabletop_lab.kernels``), the kernel plays the batch, with the very rows the Python
+engine gives (``TABLETOP_KERNELS=0`` switches it off).
+
+This module plans the games and runs the batches; ``batch`` plays them and ``frame`` builds
+the DataFrame.
 
 A row's ``seed`` replays its game alone: ``play_game(game, agents_in_seat_order,
 seed=row.seed)`` resets each seat's agent exactly as the run did.
@@ -21,65 +26,38 @@ seed=row.seed)`` resets each seat's agent exactly as the run did.
 from __future__ import annotations
 
 import copy
-import itertools
-import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
-from typing import Any, NamedTuple
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..agents import Agent, RandomAgent, make_agent
-from ..core import TERMINAL, Game, State, canonical_json
-from ..errors import ActionError, IllegalActionError, excerpt
-from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayoutKernel, playout_kernel
+from ..core import Game, State
+from ..errors import IllegalActionError
+from ..kernels import compile_notice, playout_kernel
 from ..records import GameRecord
-from ..streams import fresh_streams
+from ..versions import package_version
+from .batch import AgentError, Batch, kernel_for, play_batch, play_out, reset_agents
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
+from .frame import build_frame
 
-__all__ = ["simulate", "play_game", "play_batch", "storable", "AgentError", "Batch", "SEATS"]
+__all__ = ["simulate", "play_game", "WorkerLostError", "SEATS", "REPLAYS"]
 
 #: How agents are seated game by game: as given, cycling one seat per game, or shuffled.
 SEATS = ("fixed", "rotate", "random")
-
-_GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: consecutive multiples spread over 64 bits
-_MASK63 = (1 << 63) - 1
-#: What ``play_batch`` returns per game, as columns.
-_COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
-            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
+#: How many times a run replays the batches a dead worker process lost, each on a fresh pool.
+REPLAYS = 2
 
 
-class AgentError(RuntimeError):
-    """An agent raised while choosing an action; the original exception is the ``__cause__``.
+class WorkerLostError(RuntimeError):
+    """A worker process died (killed by a signal, out of memory) and the batches it lost could
+    not be replayed: ``REPLAYS`` fresh pools died too, or the caller's executor is broken. The
+    message names the batches; ``finished`` holds the games that finished, as for ``AgentError``."""
 
-    The message and the fields name where: ``game_id`` (None outside ``simulate``), ``seed``,
-    ``seat``, ``agent`` (its label) and ``position`` (an excerpt of the position's notation or
-    JSON). ``simulate`` attaches ``finished``, the DataFrame of the games that finished before
-    the run stopped (``attrs["interrupted"]`` True), as an interrupted run returns it.
-    """
-
-    def __init__(self, message: str, game_id: int | None, seed: int | None, seat: int, agent: str, position: str):
-        super().__init__(message)
-        self.game_id, self.seed, self.seat, self.agent, self.position = game_id, seed, seat, agent, position
-        self.finished: pd.DataFrame | None = None
-
-    def __reduce__(self):  # keeps the fields when a process pool sends the error back
-        fields = (self.args[0], self.game_id, self.seed, self.seat, self.agent, self.position)
-        return type(self), fields, self.__dict__
-
-
-class Batch(NamedTuple):
-    """A run of consecutive games for one worker; everything needed to play them."""
-
-    game: Game
-    agents: tuple[Agent, ...]  # in the caller's order; ``arrangements`` seats them
-    first_id: int
-    seeds: np.ndarray  # int64 (non-negative), one per game
-    arrangements: np.ndarray  # int8, a row per game: the index of the agent in each seat
-    max_actions: int
-    record_actions: bool = False  # also return each game's actions (and play in Python)
+    finished: pd.DataFrame | None = None
 
 
 def simulate(
@@ -122,14 +100,19 @@ def simulate(
     by one player, a move ends on a position, and a move may take several actions. Repeated
     values are categoricals: ``winners`` holds tuples of seats and ``winner_agents`` tuples of
     labels (``storable(df)`` before ``to_parquet``); counts are small integers.
-    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games`` and
-    ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept).
+    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games``,
+    ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept) and the
+    versions the rows were made under, ``package_version`` and the game's ``rules_version``.
 
     Raises ``ValueError`` (before any game is played) for an unknown game, a wrong number of
     agents, an unknown agent spec or a bad argument; ``IllegalActionError`` when an agent
     returns an illegal action, naming the agent, seat, game id and seed; ``AgentError`` when an
-    agent raises, naming the same and the position. Both carry the games that finished before
-    as ``error.finished`` (a DataFrame like the one returned, ``attrs["interrupted"]`` True).
+    agent raises, naming the same and the position, its ``__cause__`` the agent's own exception
+    (from a process pool too). Both carry the games that finished before as ``error.finished``
+    (a DataFrame like the one returned, ``attrs["interrupted"]`` True). A worker process that
+    dies costs only its unfinished batches, which are replayed on a fresh pool with a
+    ``RuntimeWarning`` naming them (up to ``REPLAYS`` times, then ``WorkerLostError``, also
+    with ``finished``; on a caller's ``executor`` that breaks, at once).
     """
     game = resolve_game(game)
     seated = [copy.deepcopy(a) for a in _resolve_agents(agents, game)]
@@ -163,7 +146,7 @@ def simulate(
     labels = unique_labels([a.label for a in seated])
 
     def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
-        df = _frame(done, game, labels, record_actions)
+        df = build_frame(done, game, labels, record_actions)
         df.attrs.update(
             game=game.name,
             options=dict(game.options),
@@ -173,12 +156,15 @@ def simulate(
             max_actions=cap,
             n_games=n_games,
             interrupted=interrupted,
+            package_version=package_version(),
+            rules_version=game.info.rules_version,
         )
         return df
 
     try:
-        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name)
-    except (AgentError, IllegalActionError) as exc:
+        notice = compile_notice(game, seated)
+        done, interrupted = _run(batches, n_games, workers, executor, progress, game.name, notice)
+    except (AgentError, IllegalActionError, WorkerLostError) as exc:
         exc.finished = frame(getattr(exc, "finished_rows", []), True)
         raise
     df = frame(done, interrupted)
@@ -209,193 +195,10 @@ def play_game(
         state = resolve_game(state_or_game).new_initial_state()
     seated = _resolve_agents(agents, state.game)
     if seed is not None:
-        _reset(seated, seed_value(seed))
+        reset_agents(seated, seed_value(seed))
     cap = state.game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")
-    _play_out(state, seated, cap, None, seed)
+    play_out(state, seated, cap, None, seed)
     return GameRecord.from_state(state, seed=seed, agents=[a.label for a in seated])
-
-
-def play_batch(batch: Batch) -> dict[str, Any]:
-    """Play the games of ``batch``; their rows as columns (numpy arrays and lists, see ``_frame``).
-
-    The rows depend on the batch alone: each agent is reset from the game's seed before every
-    game, so what the agents did before does not matter. The batch plays with its own copies of
-    the agents (never shared with a batch running beside it in another thread), copied once per
-    batch: copying an agent's random generator costs as much as playing a random game. When an
-    agent fails, the error carries the columns of the games finished so far as ``finished_rows``
-    (a list of such column dicts). When every agent is a ``RandomAgent`` and the game has a
-    compiled kernel (``tabletop_lab.kernels``), the kernel plays the batch: the same games from
-    the same random streams, several times faster.
-    """
-    kernel = _kernel_for(batch)
-    if kernel is not None:
-        return _kernel_batch(batch, kernel)
-    return _python_batch(batch)
-
-
-def _kernel_for(batch: Batch) -> PlayoutKernel | None:
-    """The game's kernel when it may play the batch: random players in every seat, no recording."""
-    if batch.record_actions or not all(type(a) is RandomAgent for a in batch.agents):
-        return None
-    return playout_kernel(batch.game)
-
-
-def _python_batch(batch: Batch) -> dict[str, Any]:
-    """Play the batch's games with the Python engine and the agents."""
-    game = batch.game
-    agents = copy.deepcopy(batch.agents)
-    n_seats = len(agents)
-    columns: dict[str, list] = {name: [] for name in _COLUMNS + ("actions",) * batch.record_actions}
-    for offset, (seed, seating) in enumerate(zip(batch.seeds.tolist(), batch.arrangements.tolist())):
-        game_id, arrangement = batch.first_id + offset, tuple(seating)
-        seated = [agents[i] for i in arrangement]
-        started = time.perf_counter()
-        state = game.new_initial_state()
-        first_player = state.current_player()
-        _reset(seated, seed)
-        try:
-            n_turns, n_moves, n_actions = _play_out(state, seated, batch.max_actions, game_id, seed)
-        except (AgentError, IllegalActionError) as exc:
-            exc.finished_rows = [_arrays(columns, n_seats)]
-            raise
-        duration = time.perf_counter() - started
-        result = state.result()
-        if result is None:
-            winners, reason, outcome = 0, "cap", CUT
-        else:
-            winners = sum(1 << p for p in result.winners)
-            reason, outcome = result.reason, RULE_CAP if result.cap_reached else FINISHED
-        row = (game_id, seed, arrangement, first_player, outcome, winners, tuple(state.scores()),
-               reason, n_turns, n_moves, n_actions, duration, _final(state))  # fmt: skip
-        for name, value in zip(_COLUMNS, row):
-            columns[name].append(value)
-        if batch.record_actions:
-            columns["actions"].append(tuple(state.history_strings()))
-    return _arrays(columns, n_seats)
-
-
-def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:
-    """A batch's columns with the numeric ones as numpy arrays."""
-    return {
-        **columns,
-        "game_id": np.array(columns["game_id"], np.int64),
-        "seed": np.array(columns["seed"], np.int64),
-        "seating": np.array(columns["seating"], np.int8).reshape(-1, n_seats),
-        "scores": np.array(columns["scores"]).reshape(-1, n_seats),
-        "reason": _coded(columns["reason"]),
-    }
-
-
-def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
-    """The batch's random-against-random games played by the game's compiled kernel.
-
-    Seat ``s`` draws from the stream ``RandomAgent`` gets from ``_reset``; games the kernel
-    leaves to the engine (``REPLAY``, e.g. a move past the lap guard) send the whole batch to
-    the Python engine, which raises its own error. Durations are the batch's time shared equally.
-    """
-    started = time.perf_counter()
-    game = batch.game
-    n, n_seats = len(batch.seeds), len(batch.agents)
-    seeds = batch.seeds.astype(np.uint64)
-    seats = np.arange(1, n_seats + 1, dtype=np.uint64)
-    streams = fresh_streams((seeds[:, None] + seats * np.uint64(_GOLDEN)) & np.uint64(_MASK63))  # as _reset does
-    played = kernel.random_games(game, streams, batch.max_actions)
-    if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
-        return _python_batch(batch)
-    words = played.reasons if "cap" in played.reasons else (*played.reasons, "cap")
-    reason = np.where(played.outcome == CUT, words.index("cap"), played.reason).astype(np.int8)
-    duration = (time.perf_counter() - started) / n
-    return {
-        "game_id": batch.first_id + np.arange(n, dtype=np.int32),  # small types: less to send back
-        "seed": batch.seeds,
-        "seating": batch.arrangements,
-        "first_player": np.full(n, game.new_initial_state().current_player(), np.int8),
-        "outcome": played.outcome,
-        "winners": np.where(played.outcome == CUT, 0, played.winners).astype(np.int16),
-        "scores": played.scores if played.scores.dtype.kind == "f" else played.scores.astype(np.int32),
-        "reason": (reason, words),
-        "n_turns": played.n_turns,
-        "n_moves": played.n_moves,
-        "n_actions": played.n_actions,
-        "duration_s": np.full(n, duration, np.float32),
-        "final": _compact_text(played.final),
-    }
-
-
-# ----------------------------------------------------------------------------- Helpers
-
-
-def _play_out(
-    state: State, seated: list[Agent], max_actions: int, game_id: int | None, seed: int | None
-) -> tuple[int, int, int]:
-    """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns, moves
-    and actions.
-
-    A move starts with every action applied while ``mid_turn()`` is False; a turn is a run of
-    moves by one player (Capitals' transfer and step are two moves of one turn). Kept tight:
-    this loop is most of a random game's cost.
-    """
-    current_player, mid_turn, apply_action = state.current_player, state.mid_turn, state.apply_action
-    n_turns = n_moves = n_actions = 0
-    mover = None
-    while n_actions < max_actions:
-        player = current_player()
-        if player == TERMINAL:
-            break
-        if not mid_turn():
-            n_moves += 1
-            if player != mover:
-                n_turns += 1
-                mover = player
-        agent = seated[player]
-        try:
-            action = agent.choose_action(state)
-        except Exception as exc:
-            raise _agent_error(exc, state, agent, player, game_id, seed, n_actions) from exc
-        try:
-            apply_action(action)
-        except ActionError as exc:
-            where = f"game {game_id} (seed {seed})" if game_id is not None else f"a game (seed {seed})"
-            raise IllegalActionError(
-                f"agent {agent.label!r} in seat {player} returned illegal action {action!r} in {where} "
-                f"after {n_actions} actions: {exc}"
-            ) from exc
-        n_actions += 1
-    return n_turns, n_moves, n_actions
-
-
-def _agent_error(
-    exc: Exception, state: State, agent: Agent, seat: int, game_id: int | None, seed: int | None, n_actions: int
-) -> AgentError:
-    where = f"game {game_id} (seed {seed})" if game_id is not None else f"a game (seed {seed})"
-    position = excerpt(_final(state), limit=120)
-    return AgentError(
-        f"agent {agent.label!r} in seat {seat} raised {type(exc).__name__}: {excerpt(str(exc), limit=160)[1:-1]} "
-        f"in {where} after {n_actions} actions, at position {position}",
-        game_id,
-        seed,
-        seat,
-        agent.label,
-        position,
-    )
-
-
-def _final(state: State) -> str:
-    """The final position as notation or JSON; a game cut mid-move gives the turn's snapshot."""
-    if state.mid_turn():
-        return canonical_json(state.snapshot())
-    return state.notation() if state.game.info.has_notation else state.to_json()
-
-
-def _reset(seated: list[Agent], seed: int) -> None:
-    """Reset the agent in seat ``i`` from ``seed + (i + 1) * GOLDEN`` (mod 2**63).
-
-    Distinct per seat, and nearly free: seeding ``random.Random`` (Mersenne Twister's
-    ``init_by_array``) already scrambles neighbouring integers into unrelated streams, and a
-    run's game seeds are themselves ``SeedSequence`` output.
-    """
-    for seat, agent in enumerate(seated, 1):
-        agent.reset((seed + seat * _GOLDEN) & _MASK63)
 
 
 def _plan(seed: int, n_games: int, n_seats: int, seats: str) -> tuple[np.ndarray, np.ndarray]:
@@ -433,14 +236,21 @@ def _generate_state(sequence: np.random.SeedSequence, n_words: int) -> np.ndarra
 
 
 def _run(
-    batches: list[Batch], total: int, workers: int, executor: Executor | None, progress: Progress, desc: str
+    batches: list[Batch],
+    total: int,
+    workers: int,
+    executor: Executor | None,
+    progress: Progress,
+    desc: str,
+    notice: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Play the batches here, in new threads or a new process pool, or on ``executor``.
+    """Play the batches here, in new threads or new process pools, or on ``executor``; a progress
+    bar shows ``notice`` (a compile to wait for) until the first batch is done.
 
     Returns the columns of every finished batch and whether Ctrl-C (a ``KeyboardInterrupt``,
     also one raised by a progress callback) stopped the run.
     """
-    report, close = progress_reporter(progress, total, desc)
+    report, close = progress_reporter(progress, total, desc, notice)
     done: list[dict[str, Any]] = []
     finished = 0
 
@@ -452,19 +262,22 @@ def _run(
 
     try:
         if executor is not None:
-            _run_on(executor, batches, add)
-        elif workers > 1:
+            lost = _run_on(executor, batches, add)
+            if lost:
+                raise WorkerLostError(f"simulation: {_lost_worker(lost)}, and the executor cannot be replaced")
+        elif workers > 1 and kernel_for(batches[0]) is not None:
             # A kernel plays with the GIL released: threads share it, with no process to fork and
             # no result to send back. Python games need processes.
-            parallel = ThreadPoolExecutor if _kernel_for(batches[0]) is not None else ProcessPoolExecutor
-            with parallel(max_workers=workers) as pool:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
                 _run_on(pool, batches, add)
+        elif workers > 1:
+            _run_in_processes(batches, workers, add, lambda: finished)
         else:
             for batch in batches:
                 add(play_batch(batch))
     except KeyboardInterrupt:
         return done, True
-    except (AgentError, IllegalActionError) as exc:
+    except (AgentError, IllegalActionError, WorkerLostError) as exc:
         exc.finished_rows = done + getattr(exc, "finished_rows", [])
         raise
     finally:
@@ -472,165 +285,74 @@ def _run(
     return done, False
 
 
-def _run_on(executor: Executor, batches: list[Batch], add: Callable[[dict[str, Any]], None]) -> None:
+def _run_in_processes(
+    batches: list[Batch], workers: int, add: Callable[[dict[str, Any]], None], finished: Callable[[], int]
+) -> None:
+    """Play the batches in a pool of ``workers`` processes. A worker that dies (a signal such as
+    SIGKILL, the out-of-memory killer) breaks the pool and every batch not yet finished on it:
+    those are played again on a fresh pool, with a warning naming them (their rows are the same,
+    as they depend on the seeds alone), up to ``REPLAYS`` times; then ``WorkerLostError``."""
+    for replay in range(REPLAYS + 1):
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            batches = _run_on(pool, batches, add)
+        if not batches:
+            return
+        if replay < REPLAYS:
+            warnings.warn(
+                f"simulation: {_lost_worker(batches)}; kept the {finished()} finished games and replay "
+                f"the others on a fresh worker pool (replay {replay + 1} of {REPLAYS})",
+                RuntimeWarning,
+                stacklevel=4,  # simulate's caller
+            )
+    raise WorkerLostError(f"simulation: {_lost_worker(batches)} again after {REPLAYS} replays on fresh pools")
+
+
+def _lost_worker(batches: list[Batch]) -> str:
+    """What a dead worker cost, for a message: the unfinished batches, by games and first seed."""
+    shown = ", ".join(
+        f"games {b.first_id}-{b.first_id + len(b.seeds) - 1} from seed {int(b.seeds[0])}" for b in batches[:2]
+    )
+    more = f" and {len(batches) - 2} more" if len(batches) > 2 else ""
+    return f"a worker process died (killed?) with {len(batches)} batches unfinished ({shown}{more})"
+
+
+def _run_on(executor: Executor, batches: list[Batch], add: Callable[[dict[str, Any]], None]) -> list[Batch]:
     """Submit every batch and ``add`` their columns as batches finish; on any error cancel the
-    rest, and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile."""
-    futures = [executor.submit(play_batch, batch) for batch in batches]
+    rest, and on Ctrl-C or an agent's failure also keep the batches that finished meanwhile.
+    When the executor breaks (a worker process died), keep what finished and return the
+    batches it lost; otherwise return ``[]``."""
+    futures = {executor.submit(play_batch, batch): batch for batch in batches}
     pending = set(futures)
+
+    def keep_finished() -> None:
+        for future in list(pending):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                pending.discard(future)
+                add(future.result())
+
     try:
         for future in as_completed(futures):
             pending.discard(future)
-            add(future.result())
+            add(_result(future))
+    except BrokenExecutor:
+        keep_finished()
+        return [batch for future, batch in futures.items() if future in pending or future.exception() is not None]
     except BaseException as exc:
         for future in pending:
             future.cancel()
         if isinstance(exc, (KeyboardInterrupt, AgentError, IllegalActionError)):
-            for future in pending:
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    add(future.result())
+            keep_finished()
         raise
+    return []
 
 
-def _frame(batches: list[dict[str, Any]], game: Game, labels: list[str], record_actions: bool = False) -> pd.DataFrame:
-    """The DataFrame of ``play_batch`` columns, sorted by game id, with agent labels filled in.
-
-    Repeated values are categoricals (game, options, agents, winners, reason) and counts are
-    small integers: about 95 bytes a row (Cross-endodoi) instead of 430 with lists and strings.
-    ``winners`` and ``winner_agents`` hold tuples (``storable`` readies a frame for Parquet).
-    """
-    n = len(labels)
-    batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
-    numbers = [name for name in _COLUMNS if name not in ("reason", "final")]
-    col = {name: _concat([b[name] for b in batches]) for name in numbers} if batches else _empty_columns(n)
-    col["final"] = [b["final"] for b in batches]
-    rows = len(col["game_id"])
-    seating = np.asarray(col["seating"], np.int8).reshape(rows, n)
-    winners = np.asarray(col["winners"], np.int64)
-    outcome = np.asarray(col["outcome"], np.int8)
-    everyone = (1 << n) - 1
-    data: dict[str, Any] = {
-        "game_id": np.asarray(col["game_id"], np.int32),
-        "game": pd.Categorical.from_codes(np.zeros(rows, np.int8), [game.name]),
-        "options": pd.Categorical.from_codes(np.zeros(rows, np.int8), [canonical_json(game.options)]),
-        "seed": np.asarray(col["seed"], np.int64),
-    }
-    for s in range(n):
-        data[f"agent_{s}"] = pd.Categorical.from_codes(seating[:, s], labels)
-    for s in range(n):
-        data[f"team_{s}"] = np.full(rows, game.team_of(s), np.int8)
-    data["first_player"] = np.asarray(col["first_player"], np.int8)
-    subsets = [tuple(p for p in range(n) if mask >> p & 1) for mask in range(1 << n)]
-    data["winners"] = pd.Categorical.from_codes(winners, _objects(subsets))
-    data["winner_agents"] = _winner_agents(winners, seating, labels, subsets)
-    draw = (winners == everyone) & (outcome == FINISHED)
-    for s in range(n):  # as Result.returns(): +1 a winner, -1 the others, 0 in a draw; 0 for a cut game
-        returns = np.where(winners >> s & 1, 1.0, -1.0).astype(np.float32)
-        returns[(winners == everyone) | (outcome == CUT)] = 0.0
-        data[f"returns_{s}"] = returns
-    scores = np.asarray(col["scores"]).reshape(rows, n)
-    if np.issubdtype(scores.dtype, np.integer) or (scores == np.round(scores)).all():
-        scores = scores.astype(np.int32)
-    for s in range(n):
-        data[f"score_{s}"] = scores[:, s]
-    data["reason"] = _reasons([b["reason"] for b in batches])
-    data["n_turns"] = np.asarray(col["n_turns"], np.int32)
-    data["n_moves"] = np.asarray(col["n_moves"], np.int32)
-    data["n_actions"] = np.asarray(col["n_actions"], np.int32)
-    data["hit_cap"] = outcome != FINISHED
-    data["duration_s"] = np.asarray(col["duration_s"], np.float32)
-    data["final"] = _text(col["final"])
-    data["draw"] = draw
-    if record_actions:
-        data["actions"] = pd.Series([a for b in batches for a in b["actions"]], dtype=object)
-    return pd.DataFrame(data, index=pd.RangeIndex(rows))
-
-
-def storable(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` ready for ``to_parquet``: categoricals of tuples (``winners``, ``winner_agents``)
-    become plain columns of tuples, which Parquet stores as lists (it cannot store them as
-    categories). Other frames are returned as they are."""
-    tuples = [
-        c
-        for c in df.columns
-        if isinstance(df[c].dtype, pd.CategoricalDtype) and any(isinstance(v, tuple) for v in df[c].cat.categories)
-    ]
-    return df.astype({c: object for c in tuples}) if tuples else df
-
-
-def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], subsets: list[tuple]) -> pd.Categorical:
-    """The winners' agent labels in seat order; every possible tuple is a category, so frames
-    of the same agents share one dtype whatever games they hold."""
-    categories = [t for k in range(len(labels) + 1) for t in itertools.permutations(labels, k)]
-    index = {t: i for i, t in enumerate(categories)}
-    n, bits = len(labels), max(1, (len(labels) - 1).bit_length())
-    keys = winners.copy()  # one integer per (winners, seating): the mask, then each seat's agent
-    for seat in range(n):
-        keys += seating[:, seat].astype(np.int64) << (n + bits * seat)
-    codes, distinct = pd.factorize(keys)  # hashing: no sort of every row
-    agent_in = [[int(key) >> (n + bits * p) & ((1 << bits) - 1) for p in range(n)] for key in distinct]
-    code_of = np.array(
-        [
-            index[tuple(labels[seats[p]] for p in subsets[int(key) & ((1 << n) - 1)])]
-            for key, seats in zip(distinct, agent_in)
-        ],
-        np.int32,
-    )
-    codes = code_of[codes] if len(winners) else np.zeros(0, np.int32)
-    return pd.Categorical.from_codes(codes, _objects(categories))
-
-
-def _coded(words: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
-    """A batch's reasons as ``(codes, words)``: a pandas Categorical per batch would cost more
-    than a kernel's batch of games (its categories are validated every time)."""
-    distinct = tuple(dict.fromkeys(words))
-    index = {word: i for i, word in enumerate(distinct)}
-    return np.array([index[w] for w in words], np.int8), distinct
-
-
-def _reasons(batches: list[tuple[np.ndarray, tuple[str, ...]]]) -> pd.Categorical:
-    """The batches' ``(codes, words)`` as one Categorical; its categories are the reasons met, and "cap"."""
-    met = {"cap"}
-    for codes, words in batches:
-        met.update(words[i] for i in np.flatnonzero(np.bincount(codes, minlength=len(words))))
-    categories = sorted(met)
-    index = {word: i for i, word in enumerate(categories)}
-    parts = [np.array([index.get(w, -1) for w in words], np.int8)[codes] for codes, words in batches]
-    return pd.Categorical.from_codes(np.concatenate(parts) if parts else np.zeros(0, np.int8), categories)
-
-
-def _objects(values: list) -> pd.Index:
-    return pd.Index(values, dtype=object, tupleize_cols=False)
-
-
-def _compact_text(final: np.ndarray) -> Any:
-    """A kernel's final positions (ASCII bytes, fixed width) as an Arrow string array when
-    pyarrow is installed: built in the worker, and half the size to send back."""
+def _result(future: Future) -> dict[str, Any]:
+    """The batch's columns; an agent's failure sent back by a process pool gets its cause back."""
     try:
-        import pyarrow as pa
-    except ImportError:
-        return final
-    return pa.array(final, type=pa.binary()).cast(pa.large_string()) if final.dtype.kind == "S" else final
-
-
-def _text(parts: list) -> pd.api.extensions.ExtensionArray:
-    """Strings (lists of ``str``, Arrow string arrays, or kernels' arrays of ASCII bytes) as one
-    pandas ``str`` array; Arrow arrays are joined without a Python object per row."""
-    if parts and all(type(p).__module__.startswith("pyarrow") for p in parts):
-        import pyarrow as pa
-
-        return pd.array(pa.chunked_array(parts, type=pa.large_string()).combine_chunks(), dtype="str")
-    texts = [p.astype(str) if isinstance(p, np.ndarray) and p.dtype.kind == "S" else p for p in parts]
-    return pd.array(np.asarray([t for p in texts for t in p], dtype=str), dtype="str")
-
-
-def _concat(parts: list) -> Any:
-    if all(isinstance(p, np.ndarray) for p in parts):
-        return np.concatenate(parts)
-    return [x for p in parts for x in p]
-
-
-def _empty_columns(n_seats: int) -> dict[str, Any]:
-    return {name: np.zeros((0, n_seats) if name in ("seating", "scores") else 0) for name in _COLUMNS}
+        return future.result()
+    except AgentError as exc:
+        exc.restore_cause()
+        raise
 
 
 def _resolve_agents(agents: Any, game: Game) -> list[Agent]:

@@ -26,8 +26,9 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..agents import agents_for
+from ..agents import agents_for, make_agent
 from ..core import Game
+from ..kernels import compile_notice
 from ..registry import list_games, load_game
 from ..render import figure_png
 from .controls import ErrorLog, guarded, option_controls, option_value, seat_picker
@@ -167,7 +168,9 @@ class SimulationPanel(widgets.VBox):
         self._stop.clear()
         self.run_button.disabled, self.stop_button.disabled = True, False
         self.progress.max, self.progress.value = n_games, 0
-        self.status.value = f"running 0/{n_games:,}"
+        self.status.value = f"running 0/{n_games:,}" + (
+            f": {notice}" if (notice := _compile_notice(self.game, agents)) else ""
+        )
         settings = (agents, n_games, self.seed.value, self.workers.value, self.seats.value)
         self.thread = threading.Thread(target=self._work, args=settings, name="tl-simulation", daemon=True)
         self.thread.start()
@@ -375,3 +378,12 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def _compile_notice(game: Game, agents: list) -> str | None:
+    """The compile a run of ``agents`` will wait for first, if any (``kernels.compile_notice``)."""
+    try:
+        seated = [make_agent(spec, game=game) for spec in agents]
+    except ValueError:
+        return None  # the run reports the agent that cannot play
+    return compile_notice(game, seated)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from tabletop_lab.cli import main
 from tabletop_lab.sim import SEATS, simulate
 
 SCRIPT = Path(sys.executable).with_name("tabletop-lab")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
@@ -125,7 +127,7 @@ def test_compile_fills_the_kernel_and_the_compiled_search(capsys):
     from tabletop_lab.kernels import use_kernels
 
     assert main(["compile", "--game", "cross_endodoi"]) == 0
-    assert capsys.readouterr().out.startswith("cross_endodoi: compiled in ")
+    assert capsys.readouterr().out.splitlines()[-1].startswith("cross_endodoi: compiled in ")
     assert kernel._tree_search.signatures  # the compiled MCTS entry, which a search then loads at once
     previous = use_kernels(False)
     try:
@@ -133,6 +135,48 @@ def test_compile_fills_the_kernel_and_the_compiled_search(capsys):
     finally:
         use_kernels(previous)
     assert "no compiled kernel" in capsys.readouterr().out
+
+
+#: Run in a process whose numba cache is a fresh folder: what a person waiting for a compile sees.
+FIRST_USE = """
+import sys
+from tabletop_lab.sim import simulate
+from tabletop_lab.widgets import SimulationPanel
+
+simulate("cross_endodoi", ["random", "random"], 4, progress=True)
+print("-- greedy --", file=sys.stderr, flush=True)
+simulate("cross_endodoi", ["greedy", "greedy"], 2, progress=True)  # no kernel plays: no compile
+panel = SimulationPanel(agents=["random", "mcts:iterations=5"], n_games=4, seed=1)
+panel.run()
+print("panel:", panel.status.value)
+panel.wait(600)
+"""
+
+
+def test_first_use_says_what_compiles_and_how_long_it_took_last_time(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT), "TABLETOP_KERNELS": "1"}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done
+
+    stamp = tmp_path / "tabletop_lab-compiled-cross_endodoi.sha256"
+    first = run("-m", "tabletop_lab.cli", "compile", "--game", "cross_endodoi").stdout
+    assert "cross_endodoi: compiling Cross-endodoi (once per machine)" in first  # nothing measured yet
+    seconds = float(stamp.with_suffix(".seconds").read_text())
+    assert f"compiled in {seconds:.1f} s" in first
+    assert "compiling" not in run("-m", "tabletop_lab.cli", "compile", "--game", "cross_endodoi").stdout
+    stamp.unlink()  # as when the sources change: the next use compiles again, for about as long
+    about = f"compiling Cross-endodoi (about {seconds:.0f} s, once per machine)"
+    assert about in run("-m", "tabletop_lab.cli", "compile", "--game", "cross_endodoi").stdout
+    stamp.unlink()
+    about = f"about {float(stamp.with_suffix('.seconds').read_text()):.0f} s"  # the last measured
+    shown = run("-c", FIRST_USE)
+    random_bar, greedy_bar = shown.stderr.split("-- greedy --")
+    assert f"cross_endodoi: compiling Cross-endodoi ({about}, once per machine)" in random_bar
+    assert "compiling" not in greedy_bar
+    assert f"panel: running 0/4: compiling Cross-endodoi ({about}, once per machine)" in shown.stdout
 
 
 def test_serve_reports_a_busy_port(capsys):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -10,7 +13,7 @@ from pandas.testing import assert_frame_equal
 
 from tabletop_lab.agents import Agent, AlphaBetaAgent, MCTSAgent, make_agent
 from tabletop_lab.agents.base import MAX_DEPTH, MAX_ITERATIONS, MAX_NODES, MAX_SECONDS
-from tabletop_lab.sim import AgentError, play_game, simulate
+from tabletop_lab.sim import REPLAYS, AgentError, WorkerLostError, play_game, simulate
 
 
 class CrashingAgent(Agent):
@@ -82,6 +85,118 @@ def test_an_agent_error_from_a_process_pool_keeps_finished_batches():
     assert "game 12" in str(info.value) or "game 32" in str(info.value)
     finished = info.value.finished
     assert set(finished.game_id) <= set(range(40)) and 12 not in set(finished.game_id)
+
+
+class ModelFileError(Exception):
+    """An agent's own exception type, as a user's agent would raise."""
+
+
+class BrokenModelAgent(CrashingAgent):
+    name = "broken_model"
+
+    def choose_action(self, state):
+        if self.resets > self.games_before:
+            raise ModelFileError("weights.bin is truncated")
+        return super().choose_action(state)
+
+
+def test_an_agent_error_from_a_process_pool_has_the_agents_exception_as_cause():
+    with pytest.raises(AgentError) as info:
+        simulate("cross_endodoi", ["random", BrokenModelAgent(games_before=3)], 20, seed=2, seats="fixed",
+                 progress=False, batch_size=10, workers=2)  # fmt: skip
+    cause = info.value.__cause__
+    assert type(cause) is ModelFileError and str(cause) == "weights.bin is truncated"
+    assert any("in the worker process:" in note and "Traceback" in note for note in cause.__notes__)
+
+
+class UnpicklableError(Exception):
+    def __init__(self, a, b):  # pickle calls UnpicklableError(message): a TypeError
+        super().__init__(f"{a} and {b}")
+
+
+class UnpicklableErrorAgent(CrashingAgent):
+    def choose_action(self, state):
+        raise UnpicklableError("left", "right")
+
+
+def test_an_agents_exception_that_does_not_pickle_comes_back_named():
+    with pytest.raises(AgentError) as info:
+        simulate("cross_endodoi", ["random", UnpicklableErrorAgent()], 4, progress=False, batch_size=2, workers=2)
+    cause = info.value.__cause__
+    assert type(cause) is RuntimeError and str(cause) == "UnpicklableError: left and right"
+
+
+# ----------------------------------------------------------------------------- a worker killed
+
+
+class KillingAgent(CrashingAgent):
+    """Plays randomly; the process playing the game that starts when ``kill_at`` games have
+    started (counted in a file, over every process) kills itself with SIGKILL, the first time
+    only (a marker file): as the out-of-memory killer would."""
+
+    name = "killer"
+
+    def __init__(self, folder, kill_at):
+        super().__init__(crash_at=0)  # never raises
+        self.counter, self.marker, self.kill_at = folder / "games", folder / "killed", kill_at
+
+    def reset(self, seed):
+        super().reset(seed)
+        with self.counter.open("a") as counter:
+            counter.write(".")
+
+    def choose_action(self, state):
+        if self.decisions == 2 and self.counter.stat().st_size >= self.kill_at:
+            try:
+                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass
+            else:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return super().choose_action(state)
+
+
+def test_a_worker_killed_costs_only_its_batches_which_are_replayed_on_a_fresh_worker(tmp_path):
+    args = ("cross_endodoi", ["greedy", KillingAgent(tmp_path, kill_at=25)], 60)
+    kwargs = {"seed": 5, "progress": False, "batch_size": 5}
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"a worker process died \(killed\?\) with \d+ batches unfinished \(games \d+-\d+ from seed \d+",
+    ):
+        survived = simulate(*args, workers=2, **kwargs)
+    assert (tmp_path / "killed").exists()
+    started = (tmp_path / "games").stat().st_size
+    (tmp_path / "alone").mkdir()
+    undisturbed = simulate(args[0], ["greedy", KillingAgent(tmp_path / "alone", kill_at=10**9)], 60, **kwargs)
+    assert_frame_equal(without_durations(survived), without_durations(undisturbed))
+    assert survived.attrs["interrupted"] is False
+    # When C >= 25 games had started, at most two batches (one per worker, five games each) were
+    # unfinished, so at least C - 10 games were kept and not played again: C + 60 - (C - 10).
+    assert 60 < started <= 70
+
+
+def test_the_warning_says_how_many_finished_games_were_kept(tmp_path):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        simulate("cross_endodoi", ["greedy", KillingAgent(tmp_path, kill_at=25)], 60, seed=5, progress=False,
+                 batch_size=5, workers=2)  # fmt: skip
+    (warning,) = [w for w in caught if "worker process died" in str(w.message)]
+    message = str(warning.message)
+    kept = int(message.split("kept the ")[1].split(" ")[0])
+    assert kept >= 15 and kept % 5 == 0 and "replay 1 of 2" in message and len(message) < 300
+    assert warning.filename == __file__  # points at the simulate() call
+
+
+class AlwaysKillingAgent(CrashingAgent):
+    def choose_action(self, state):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_batch_that_kills_every_worker_gives_up_naming_it_and_keeps_the_finished_games():
+    with pytest.warns(RuntimeWarning, match="worker process died"), pytest.raises(WorkerLostError) as info:
+        simulate("cross_endodoi", ["random", AlwaysKillingAgent()], 10, progress=False, batch_size=5, workers=2)
+    assert f"again after {REPLAYS} replays" in str(info.value) and "games 0-4" in str(info.value)
+    assert len(info.value.finished) == 0 and info.value.finished.attrs["interrupted"] is True
 
 
 def test_an_agent_error_pickles_with_its_fields():

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
-from tabletop_lab import IllegalActionError, data, load_game
+from tabletop_lab import IllegalActionError, data, load_game, versions
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import use_kernels
@@ -78,6 +78,8 @@ def test_one_row_per_game_with_the_documented_columns():
         "max_actions": 1000,
         "n_games": 30,
         "interrupted": False,
+        "package_version": versions.package_version(),
+        "rules_version": 1,
     }
 
 
@@ -404,7 +406,7 @@ def test_seats_draw_from_unrelated_streams():
     """Each seat's seed is the game's seed plus a multiple of the stream's step: unmixed, seat 1
     drew seat 0's numbers one place later in about a quarter of games (random players in lockstep)."""
     from tabletop_lab.agents import RandomAgent
-    from tabletop_lab.sim.runner import _reset
+    from tabletop_lab.sim.batch import reset_agents
     from tabletop_lab.streams import next_draw
 
     def draws(agent, k=12):
@@ -416,7 +418,7 @@ def test_seats_draw_from_unrelated_streams():
 
     for seed in range(2000):
         seats = [RandomAgent(), RandomAgent(), RandomAgent()]
-        _reset(seats, seed * 7919)
+        reset_agents(seats, seed * 7919)
         sequences = [draws(agent) for agent in seats]
         for a in range(3):
             for b in range(3):

@@ -84,6 +84,7 @@ GAME_INFO = GameInfo(
     multi_action_moves=True,
     max_actions=20_000,
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 

@@ -94,6 +94,7 @@ GAME_INFO = GameInfo(
     has_notation=True,
     max_actions=1000,
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 

@@ -253,31 +253,35 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
         raise fail("'cells' must be a non-empty list of cell names")
     for name in cells:
         if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
-            raise fail(f"cell name {excerpt(name)} must be a non-empty string without whitespace")
+            raise fail(f"cell name {_name(name)} must be a non-empty string without whitespace")
     known = set(cells)
     if len(known) != len(cells):
         twice = sorted({c for c in cells if cells.count(c) > 1})
-        raise fail(f"cell names must be unique; repeated: {', '.join(twice[:5])}")
+        raise fail(f"cell names must be unique; repeated: {_names(twice)}")
     if not isinstance(adjacency, dict):
         raise fail("'adjacency' must map every cell to the list of its neighbours")
     if set(adjacency) != known:
         absent = [c for c in cells if c not in adjacency]
-        unknown = sorted(str(c) for c in adjacency if c not in known)
+        unknown = sorted((c for c in adjacency if c not in known), key=str)
         raise fail(
-            f"'adjacency' must list every cell once; cells without an entry: {absent[:5]}, unknown: {unknown[:5]}"
+            f"'adjacency' must list every cell once; cells without an entry: {_names(absent)}; "
+            f"unknown: {_names(unknown)}"
         )
-    for name, around in adjacency.items():
+    for name, around in adjacency.items():  # every entry a list before any is read as one
         if not isinstance(around, list):
-            raise fail(f"adjacency[{name!r}] must be a list of cell names")
+            raise fail(f"adjacency[{_name(name)}] must be a list of cell names, got {excerpt(around, limit=40)}")
+    for name, around in adjacency.items():
         for other in around:
             if not isinstance(other, str) or other not in known:
-                raise fail(f"adjacency[{name!r}] names unknown cell {excerpt(other)}")
+                raise fail(f"adjacency[{_name(name)}] names unknown cell {_name(other)}")
             if other == name:
-                raise fail(f"adjacency[{name!r}] lists the cell itself (no self-loops)")
+                raise fail(f"adjacency[{_name(name)}] lists the cell itself (no self-loops)")
             if name not in adjacency[other]:
-                raise fail(f"adjacency is not symmetric: {other!r} is a neighbour of {name!r} but not the reverse")
+                raise fail(
+                    f"adjacency is not symmetric: {_name(other)} is a neighbour of {_name(name)} but not the reverse"
+                )
         if len(set(around)) != len(around):
-            raise fail(f"adjacency[{name!r}] lists a neighbour twice")
+            raise fail(f"adjacency[{_name(name)}] lists a neighbour twice")
     if not isinstance(seats, list) or len(seats) != players:
         raise fail(f"'seats' must hold one list of start cells per player ({players}), got {excerpt(seats)}")
     taken: set[str] = set()
@@ -286,11 +290,22 @@ def _checked(data: Any, players: int) -> tuple[list[str], dict[str, list[str]], 
             raise fail(f"seats[{seat}] must list {PIECES_PER_PLAYER} start cells, got {excerpt(start)}")
         for name in start:
             if not isinstance(name, str) or name not in known:
-                raise fail(f"seats[{seat}] names unknown cell {excerpt(name)}")
+                raise fail(f"seats[{seat}] names unknown cell {_name(name)}")
         if len(set(start)) != len(start):
             raise fail(f"seats[{seat}] lists a cell twice")
         overlap = taken & set(start)
         if overlap:
-            raise fail(f"seats overlap: {', '.join(sorted(overlap))} is a start cell of two seats")
+            raise fail(f"seats overlap: {_names(sorted(overlap))} is a start cell of two seats")
         taken |= set(start)
     return cells, adjacency, seats
+
+
+def _name(name: Any) -> str:
+    """A cell name (or whatever stands for one) as an error message quotes it: an excerpt."""
+    return excerpt(name, limit=40)
+
+
+def _names(names: list) -> str:
+    """The first few of ``names`` for an error message, and how many there are in all."""
+    shown = ", ".join(_name(n) for n in names[:3])
+    return f"{shown} ({len(names)} in all)" if len(names) > 3 else shown or "none"

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from ...core import TERMINAL, Game, GameInfo, Option, Result, State, canonical_json, check_keys
 from ...errors import ActionSyntaxError, PositionError, RulesError, excerpt
 from ...registry import register_game
-from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, standard_board
+from .geometry import MAX_VALUE, PIECES_PER_PLAYER, Board, board_data, standard_board
 
 __all__ = ["PLAYER_NAMES", "SinodaGame", "SinodaState", "Turn", "TEAM_LAYOUTS"]
 
@@ -63,6 +63,7 @@ GAME_INFO = GameInfo(
     utility="general_sum",
     max_actions=4000,  # random games: mean 270-620 actions, longest of 250 per config 1236
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 
@@ -97,6 +98,7 @@ class SinodaGame(Game):
             "the spec's board for the player count, or a board-data object {cells, adjacency, seats}",
             check=_board_option,
             allowed='"standard" or a board-data object {"cells": [...], "adjacency": {...}, "seats": [[...], ...]}',
+            example=board_data(2),
         ),
     )
 
@@ -114,9 +116,8 @@ class SinodaGame(Game):
         if board == "standard":
             self.board = standard_board(players, self.options["four_player_start"])
         else:
-            board = copy.deepcopy(board)  # the caller's object may change later; the config may not
-            self.options["board"] = board
-            self.board = Board.from_data(board, players)
+            self.board = Board.from_data(board, players)  # checked first: only then is it safe to copy
+            self.options["board"] = copy.deepcopy(board)  # the caller's object may change later; the config may not
         team = [self.team_of(p) for p in range(players)]
         #: friendly[p][o]: whether o is p or p's teammate; index -1 (an empty cell) is never friendly.
         self.friendly = tuple(tuple(team[o] == team[p] for o in range(players)) + (False,) for p in range(players))

@@ -140,6 +140,7 @@ GAME_INFO = GameInfo(
     # last of those 11 Actions: 25 actions; round_cap 200 bounds a game by 5,000.
     max_actions=5000,
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 

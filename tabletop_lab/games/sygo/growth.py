@@ -34,6 +34,7 @@ general (``Turn.completable_all`` says why, and what the search costs).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
@@ -44,6 +45,13 @@ __all__ = ["SEARCH_LIMIT", "Node", "Turn"]
 #: The default limit of ``Turn.completable_all``'s search (states explored), a safety net: the
 #: engine parameter ``all_search_limit`` of ``rules.SygoGame``.
 SEARCH_LIMIT = 5000
+
+
+def _too_many(limit: int) -> str:
+    return (
+        f"sygo: more than {limit} legal whole moves here; play stone by stone with "
+        "legal_actions(), or raise the limit (legal_moves(limit=...))"
+    )
 
 
 class _OverBudget(Exception):
@@ -306,10 +314,7 @@ class Turn:
                 for q in self.placements(mover, opponent, filled, dead):
                     found.append((filled, q))
             if len(found) > limit:
-                raise error(
-                    f"sygo: more than {limit} legal whole moves here; play stone by stone with "
-                    "legal_actions(), or raise the limit (legal_moves(limit=...))"
-                )
+                raise error(_too_many(limit))
 
         def extend(start: int, extra: int, used: int) -> None:
             for i in range(start, len(candidates)):
@@ -347,9 +352,18 @@ class Turn:
 
     def maximal_moves(self, limit: int, error: type[Exception]) -> list[tuple[int, int | None]]:
         """The legal moves under ``growth="all"``: the "any" moves no legal move strictly extends
-        with the same placement (computed once per turn)."""
+        with the same placement, found for each end by the exact search of ``_maximal_sets``
+        (never by listing the "any" moves, which can be far more). Raises ``error`` when there
+        are more than ``limit``; the whole list, once found, is kept for the turn, so no answer
+        depends on what was asked before (spec Decision 14)."""
         if self._maximal is None:
-            self._maximal = [move for move in self._any_moves(self.root, limit, error) if self.extension(*move) is None]
+            found: list[tuple[int, int | None]] = []
+            for q in self.ends(self.root):
+                for grown in self._maximal_sets(self.root, q, [float("inf")], every=True):
+                    found.append((grown, q))
+                    if len(found) > limit:
+                        raise error(_too_many(limit))
+            self._maximal = found
         return self._maximal
 
     def completable_all(self, node: Node) -> bool:
@@ -459,9 +473,17 @@ class Turn:
 
     def _search_maximal(self, node: Node, q: int | None, budget: list[float]) -> int | None:
         """The growth set of a legal move ending with ``q`` (None: finish), reachable from
-        ``node`` and maximal (``extension`` finds none), or None if there is none: an exact
-        search, group by group, that counts the states it explores against ``budget[0]`` and
-        raises ``_OverBudget`` past it.
+        ``node`` and maximal (``extension`` finds none), or None if there is none: the first of
+        ``_maximal_sets`` (quiet points deduplicated)."""
+        return next(self._maximal_sets(node, q, budget, every=False), None)
+
+    def _maximal_sets(self, node: Node, q: int | None, budget: list[float], every: bool) -> Iterator[int]:
+        """The growth sets of the legal moves ending with ``q`` (None: finish), reachable from
+        ``node`` and maximal (``extension`` finds none): an exact search, group by group, that
+        counts the states it explores against ``budget[0]`` and raises ``_OverBudget`` past it.
+        With ``every`` it yields each such set once (for ``maximal_moves``); without, it may
+        skip sets equal to one yielded but for interchangeable quiet points (see below), which
+        is enough to decide whether one exists.
 
         Each start group still neither grown nor closed either grows by one of its growth points
         (every source of that point grows with it) or stays idle (does not grow this turn); a
@@ -494,7 +516,7 @@ class Turn:
         placement = "none" if q is None else "fixed"
         q_bit = 0 if q is None else 1 << q
         near_q = 0 if q is None else geom.neighbour_mask[q] | q_bit  # no growth stone of the move there
-        quiet = self.quiet & ~near_q
+        quiet = 0 if every else self.quiet & ~near_q
         empty = geom.full & ~(node.mover | node.opponent)
         free = empty & ~near_q
         extenders = [
@@ -596,12 +618,14 @@ class Turn:
                         return True
             return False
 
-        def search(extra: int, used: int, idle: int, start: int) -> int | None:
+        def search(extra: int, used: int, idle: int, start: int) -> Iterator[int]:
             budget[0] -= 1
             if budget[0] < 0:
                 raise _OverBudget
-            if extended(extra, used, idle) or not self.completable(node, extra, placement, q):
-                return None
+            if extended(extra, used, idle):
+                return
+            if (node.added | extra) and not self.completable(node, extra, placement, q):
+                return  # (with no stone yet, completable has no growth move to judge)
             for i in range(start, len(sequence)):
                 g = sequence[i]
                 if not ((used | idle) >> g) & 1:
@@ -611,14 +635,12 @@ class Turn:
                     idle |= 1 << g  # it cannot grow below
             else:
                 filled = node.added | extra
-                if self._ends_legally(filled, q) and self.extension(filled, q) is None:
-                    return filled
-                return None
+                if filled and self._ends_legally(filled, q) and self.extension(filled, q) is None:
+                    yield filled
+                return
             for p in choices:
-                grown = search(extra | 1 << p, used | src[p], idle, i + 1)
-                if grown is not None:
-                    return grown
-            return search(extra, used, idle | 1 << g, i + 1)
+                yield from search(extra | 1 << p, used | src[p], idle, i + 1)
+            yield from search(extra, used, idle | 1 << g, i + 1)
 
         return search(0, blocked, idle_closed & ~blocked, 0)
 

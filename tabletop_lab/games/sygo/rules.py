@@ -17,7 +17,9 @@ action int             string                    meaning
 ends, ``growth.Turn.completable``). Whole moves (``legal_moves``, ``apply_move``) use the spec's
 section 6 strings; ``legal_moves(limit=10_000)`` enumerates them with ``growth.Turn.moves``, whose
 cost grows with the number of legal growth sets (exponential in the number of groups), and
-raises ``EnumerationLimitError`` beyond ``limit``; ``apply_move`` of any one move is cheap.
+raises ``EnumerationLimitError`` beyond ``limit`` legal whole moves, whatever the state was asked
+before (spec Decision 14; under ``growth="all"`` it counts the maximal moves, found by an exact
+search, never the "any" sets below them); ``apply_move`` of any one move is cheap.
 ``undo_last_stone()`` takes back a growth stone of the turn in progress (not an action).
 Under ``growth="all"`` the no-dead-end test decides by an exact search
 (``growth.Turn.completable_all``), so stone by stone reaches every legal move (spec 7.1). The
@@ -86,6 +88,7 @@ GAME_INFO = GameInfo(
     # a move that adds a stone, or ends the game): at most 3 * 25² + 2 actions
     max_actions=2000,
     player_names=PLAYER_NAMES,
+    rules_version=1,  # raise it whenever the engine's behaviour changes (tabletop_lab.versions)
 )
 
 
@@ -708,8 +711,9 @@ class SygoState(State):
 
         Enumerating growth sets costs time in proportion to their number (each set is checked
         in O(k²) by ``growth.Turn.order``), and their number can grow exponentially with the
-        number of groups: beyond ``limit`` moves (``None``: no limit) this raises
-        ``EnumerationLimitError``. ``apply_move`` of any one move and the stone-by-stone
+        number of groups: beyond ``limit`` legal whole moves (``None``: no limit) this raises
+        ``EnumerationLimitError``, and only then: the answer never depends on what the state was
+        asked before (spec Decision 14). ``apply_move`` of any one move and the stone-by-stone
         ``legal_actions()`` stay cheap.
         """
         if self.mid_turn():

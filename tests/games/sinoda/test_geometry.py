@@ -214,10 +214,10 @@ def adjacency_with(**entries):
         (changed(cells=[*RING["cells"][:-1], "n n"]), "without whitespace"),
         (changed(cells=[*RING["cells"], ""]), "without whitespace"),
         (changed(cells=[*RING["cells"], 7]), "without whitespace"),
-        (changed(cells=[*RING["cells"], "a"]), "unique; repeated: a"),
+        (changed(cells=[*RING["cells"], "a"]), "unique; repeated: 'a'"),
         (changed(adjacency=[]), "must map every cell"),
-        (changed(adjacency={k: v for k, v in RING["adjacency"].items() if k != "n"}), "without an entry: \\['n'\\]"),
-        (changed(adjacency=adjacency_with(z=[])), "unknown: \\['z'\\]"),
+        (changed(adjacency={k: v for k, v in RING["adjacency"].items() if k != "n"}), "without an entry: 'n'"),
+        (changed(adjacency=adjacency_with(z=[])), "unknown: 'z'"),
         (changed(adjacency=adjacency_with(n=["m", "zz"])), "names unknown cell 'zz'"),
         (changed(adjacency=adjacency_with(n=["m", "n"])), "self-loops"),
         (changed(adjacency=adjacency_with(n=["m", "a"])), "not symmetric"),
@@ -227,12 +227,65 @@ def adjacency_with(**entries):
         (changed(seats=[RING["seats"][0], ["i", "j", "k"]]), "must list 6 start cells"),
         (changed(seats=[RING["seats"][0], ["i", "j", "k", "l", "m", "zz"]]), "seats\\[1\\] names unknown cell"),
         (changed(seats=[RING["seats"][0], ["i", "j", "k", "l", "m", "m"]]), "seats\\[1\\] lists a cell twice"),
-        (changed(seats=[RING["seats"][0], ["a", "j", "k", "l", "m", "n"]]), "seats overlap: a"),
+        (changed(seats=[RING["seats"][0], ["a", "j", "k", "l", "m", "n"]]), "seats overlap: 'a'"),
     ],
 )
 def test_invalid_board_data_raises_rules_error(board, problem):
     with pytest.raises(RulesError, match=problem):
         load_game("sinoda", board=board)
+
+
+def test_an_adjacency_entry_that_is_not_a_list_is_named_whatever_the_order_of_the_entries():
+    data = board_data(2)
+    data["adjacency"]["U0,-3"] = 5  # read before its own turn, as a neighbour of D-1,-3
+    with pytest.raises(RulesError, match=r"adjacency\['U0,-3'\] must be a list of cell names, got 5"):
+        load_game("sinoda", board=data)
+
+
+def long_names(data, length=1000):
+    """``data`` with every cell renamed to a name of ``length`` characters."""
+    new = {name: f"{name}-{'x' * length}" for name in data["cells"]}
+    return {
+        "cells": [new[c] for c in data["cells"]],
+        "adjacency": {new[c]: [new[n] for n in around] for c, around in data["adjacency"].items()},
+        "seats": [[new[c] for c in seat] for seat in data["seats"]],
+    }
+
+
+def broken(data, how):
+    data = copy.deepcopy(data)
+    cells, adjacency, seats = data["cells"], data["adjacency"], data["seats"]
+    if how == "repeated":
+        cells += cells[:5]
+    elif how == "absent":
+        adjacency.clear()
+    elif how == "unknown neighbour":
+        adjacency[cells[0]].append(cells[0] + "?")
+    elif how == "self-loop":
+        adjacency[cells[0]].append(cells[0])
+    elif how == "not symmetric":
+        adjacency[cells[0]].append(cells[-1])
+    elif how == "twice":
+        adjacency[cells[0]].append(adjacency[cells[0]][0])
+    elif how == "unknown start":
+        seats[1][0] += "?"
+    elif how == "overlap":
+        seats[1] = list(seats[0])
+    elif how == "whitespace":
+        cells[0] += " "
+    return data
+
+
+PROBLEMS = ["repeated", "absent", "unknown neighbour", "self-loop", "not symmetric", "twice", "unknown start",
+            "overlap", "whitespace"]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", PROBLEMS)
+def test_messages_about_long_cell_names_quote_excerpts(how):
+    with pytest.raises(RulesError) as error:
+        load_game("sinoda", board=broken(long_names(board_data(2)), how))
+    message = str(error.value)
+    assert message.startswith("sinoda: invalid board data") and len(message) < 300, (len(message), message)
 
 
 def test_seats_must_match_the_player_count():

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop_lab import GameRecord, IllegalActionError, RulesError, load_game
+from tabletop_lab import EnumerationLimitError, GameRecord, IllegalActionError, RulesError, load_game
 
 from .test_properties import moves_stone_by_stone, random_position
 
@@ -328,3 +328,57 @@ def test_the_default_limit_decides_the_hardest_turns_met_as_exact_mode(notation,
         state = play(game.state_from_notation(notation), ["grow " + p for p in prefix])
         answers.append("grow " + stone in offered(state))
     assert answers[0] == answers[1]
+
+
+# --- the enumeration limit (spec Decision 14) -----------------------------------------------
+
+#: 14 legal whole moves under growth="all", above 79 "any" growth sets
+SMALL = "B..B./.W.B./B.BB./WW.WB/BBB.. B - 0"
+#: 761 legal whole moves under growth="all", above 24,928 "any" growth sets
+WIDE = "BWB.BB./..BWB../..B..../.BW.BW./BW..W.W/...WW.B/.B.BB.. B - 0"
+
+
+def fresh(notation, growth="all"):
+    return load_game("sygo", size=notation.index("/"), growth=growth).state_from_notation(notation)
+
+
+def answer(state, limit):
+    try:
+        return len(state.legal_moves(limit=limit))
+    except EnumerationLimitError:
+        return "refused"
+
+
+def test_the_limit_counts_legal_whole_moves_not_the_growth_sets_below_them():
+    assert answer(fresh(SMALL), 50) == 14
+    assert answer(fresh(SMALL), 14) == 14 and answer(fresh(SMALL), 13) == "refused"
+    assert answer(fresh(WIDE, growth="any"), None) > 10_000  # so "all" must not count these
+    assert answer(fresh(WIDE), 10_000) == answer(fresh(WIDE), 761) == 761
+    assert answer(fresh(WIDE), 760) == "refused"
+
+
+@pytest.mark.parametrize("notation, count", [(SMALL, 14), (WIDE, 761)])
+def test_no_answer_depends_on_what_was_asked_before(notation, count):
+    orders = [(count - 1, None, count - 1, count), (None, count, count - 1), (count, count - 1, None)]
+    for limits in orders:
+        state = fresh(notation)
+        state.legal_actions()
+        got = [answer(state, limit) for limit in limits]
+        assert got == [count if limit is None or limit >= count else "refused" for limit in limits], limits
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 6), st.booleans(), st.booleans(), st.integers(0, 10**6))
+def test_the_listed_moves_are_the_growth_sets_no_legal_move_extends(size, balancing, white, seed):
+    """On random boards (not only positions of play), the search lists exactly the maximal "any" moves."""
+    rng = random.Random(seed)
+    rows = "/".join("".join(rng.choice("BBW....." if white else "BWW.....") for _ in range(size)) for _ in range(size))
+    try:
+        state = load_game("sygo", size=size, growth="all", balancing=balancing).state_from_notation(f"{rows} B - 0")
+    except ValueError:
+        return  # a group without liberties
+    turn = state.turn
+    every = turn._any_moves(turn.root, float("inf"), RuntimeError)
+    assert sorted(turn.maximal_moves(float("inf"), RuntimeError), key=str) == sorted(
+        (move for move in every if turn.extension(*move) is None), key=str
+    )
