@@ -18,6 +18,7 @@ import tests.toy_hidden
 import tests.widgets.toy_secret  # noqa: F401  (registers test_secret_pick)
 from tabletop_lab import GameRecord, load_game
 from tabletop_lab.errors import PositionError
+from tabletop_lab.records import RECORD_VERSION
 from tabletop_lab.session import PlaySession
 from tests.sinomilia_rounds import PublicAgent, sinomilia_round
 
@@ -313,7 +314,7 @@ def test_showing_all_cards_is_explicit_and_said_on_screen_and_in_the_record(tmp_
     session.hide_cards()
     assert session.view().moves == ("1. Picker: pick ?",) and session.view().cards_note  # still said
     record = session.record()
-    assert record.cards_shown and record.version == 2
+    assert record.cards_shown and record.version == RECORD_VERSION
     record.save(tmp_path / "game.json")
     assert GameRecord.load(tmp_path / "game.json").cards_shown
     old = {k: v for k, v in record.to_dict().items() if k not in ("version", "cards_shown")}
