@@ -33,9 +33,12 @@ Needs Voila (the ``apps`` extra). Used only in the server process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import os
 import re
+import shutil
+import sys
 import tempfile
 from html import escape
 from pathlib import Path
@@ -43,7 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jupyter_server._tz import utcnow  # the clock the culler compares with
-from jupyter_server.base.handlers import APIHandler
+from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
@@ -115,6 +118,9 @@ KERNEL_WATCH = """<script>
 })();
 </script>
 """
+
+#: The longest the first gallery request waits for the cards' pictures, in seconds.
+GALLERY_WAIT_S = 60
 
 #: How often an app page asks whether its kernel still runs, in milliseconds.
 KERNEL_WATCH_MS = 3000
@@ -267,6 +273,8 @@ class GuardedRenderHandler(TornadoVoilaHandler):
         await super().prepare(*args, **kwargs)  # login
         if self.request.method == "GET":  # a preheated kernel is handed out without start_kernel
             self.kernel_manager.check_capacity()
+            if self.path_args:
+                self.settings["voila"].warm_on_demand(self.path_args[0])
 
     def write(self, chunk: Any) -> None:
         if self.get_status() == 200 and isinstance(chunk, str) and "</body>" in chunk:
@@ -303,14 +311,47 @@ class KernelStateHandler(APIHandler):
         self.finish({"alive": False})
 
 
+class GalleryHandler(JupyterHandler):
+    """The gallery page, answered by the server from the apps' metadata (no kernel); the first
+    request waits (at most ``GALLERY_WAIT_S``) for the cards' pictures to be drawn."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        from .gallery import gallery_html, thumbnail_name
+        from .serve import list_apps
+
+        voila = self.settings["voila"]
+        with contextlib.suppress(asyncio.TimeoutError, OSError):
+            await asyncio.wait_for(asyncio.shield(voila.thumbnails_drawn), GALLERY_WAIT_S)
+        folder = url_path_join(self.base_url, "tabletop", "thumbnails")
+        apps = list_apps(Path(voila.root_dir).parents[1])
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(gallery_html(apps, lambda app: url_path_join(folder, thumbnail_name(app))))
+
+
+class ThumbnailHandler(JupyterHandler):
+    """``tabletop/thumbnails/<app>.png``: a gallery card's picture."""
+
+    @web.authenticated
+    def get(self, name: str) -> None:
+        path = self.settings["voila"].thumbnails / name
+        if not path.is_file():
+            raise web.HTTPError(404)
+        self.set_header("Content-Type", "image/png")
+        self.set_header("Cache-Control", "max-age=3600")
+        self.finish(path.read_bytes())
+
+
 class GuardedVoila(Voila):
-    """Voila with the :class:`Guard` in front of every handler, kernels capped and preheated.
+    """Voila with the :class:`Guard` in front of every handler, kernels capped and preheated,
+    and the gallery (``landing``) answered without a kernel (:class:`GalleryHandler`).
 
     ``preheat`` kernels per app wait for visitors. Voila would start them all at once, which on
     a small machine delays every app; so Voila's own pools start empty
     (``--VoilaConfiguration.preheat_kernel=True``, pool size 0) and this class fills them one app
     at a time, each when the previous app's kernels have started and ``preheat_stagger`` more
-    seconds have passed (for its notebook to run). Apps named in ``cold`` get no pool.
+    seconds have passed (for its notebook to run). Preheating follows demand: apps named in
+    ``cold`` get no pool until someone opens one; from then on a kernel waits for the next visitor.
     """
 
     preheat = Integer(0, config=True, help="Kernels kept waiting per app (needs VoilaConfiguration.preheat_kernel).")
@@ -331,7 +372,10 @@ class GuardedVoila(Voila):
         settings["allow_remote_access"] = True  # the Guard checks Host on every path, before any handler
         if self.voila_configuration.preheat_kernel:
             _report_hand_outs(self.kernel_manager)
-            self.kernel_manager.kernel_pools_config = {"default": {"pool_size": self.preheat}}
+            self.kernel_manager.kernel_pools_config = {
+                "default": {"pool_size": self.preheat},
+                **{notebook: {"pool_size": 0} for notebook in [self.landing, *self.cold]},
+            }
             self._filling = asyncio.get_event_loop().create_task(self._fill_pools())  # kept: tasks are weakly held
         return settings
 
@@ -340,23 +384,59 @@ class GuardedVoila(Voila):
         apps = sorted(str(path.relative_to(self.root_dir)) for path in Path(self.root_dir).glob("*.ipynb"))
         apps.sort(key=lambda name: name != self.landing)
         for notebook in apps:
-            if notebook in self.cold:
+            if notebook == self.landing or notebook in self.cold:
                 continue
             manager.fill_if_needed(delay=0, notebook_name=notebook)
             await asyncio.gather(*manager._pools.get(notebook, ()), return_exceptions=True)
             await asyncio.sleep(self.preheat_stagger)
+
+    def warm_on_demand(self, notebook: str) -> None:
+        """Someone opened ``notebook``: if it had no pool, keep ``preheat`` kernels for it from now on."""
+        pools = getattr(self.kernel_manager, "kernel_pools_config", None)
+        if pools is None or notebook == self.landing or pools.get(notebook, {}).get("pool_size") != 0:
+            return
+        pools[notebook] = {"pool_size": self.preheat}
+        self.kernel_manager.fill_if_needed(notebook_name=notebook)
 
     def init_handlers(self) -> list:
         handlers = [
             (spec[0], GuardedRenderHandler, *spec[2:]) if spec[1] is TornadoVoilaHandler else spec
             for spec in super().init_handlers()
         ]
-        state = url_path_join(self.server_url, r"/tabletop/kernel/(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)")
-        return [(state, KernelStateHandler), *handlers]
+        ours = [
+            (
+                url_path_join(self.server_url, r"/tabletop/kernel/(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)"),
+                KernelStateHandler,
+            ),
+            (url_path_join(self.server_url, r"/tabletop/thumbnails/([\w-]+\.png)"), ThumbnailHandler),
+            (url_path_join(self.server_url, "/voila/render", re.escape(self.landing)), GalleryHandler),
+            (
+                self.server_url,
+                web.RedirectHandler,
+                {"url": url_path_join(self.server_url, "voila/render", self.landing), "permanent": False},
+            ),
+        ]
+        return [*ours, *handlers]
+
+    async def _draw_thumbnails(self) -> None:
+        """Draw the gallery's pictures in a process of their own (it loads matplotlib, this one does not)."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tabletop_lab.gallery", str(self.thumbnails), str(Path(self.root_dir).parents[1]),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, errors = await process.communicate()
+        if process.returncode:
+            self.log.error("the gallery's pictures could not be drawn:\n%s", errors.decode(errors="replace")[-2000:])
+
+    def stop(self) -> None:
+        shutil.rmtree(self.thumbnails, ignore_errors=True)
+        super().stop()
 
     def start(self) -> None:
         """Voila's ``start``, with the guarded application in place of tornado's."""
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        self.thumbnails = Path(tempfile.mkdtemp(prefix="tabletop_gallery_"))
+        self.thumbnails_drawn = asyncio.get_event_loop().create_task(self._draw_thumbnails())
         settings = self.init_settings()
         self.app = GuardedApplication(Guard(Guard.names_for(self.ip, self.allow_hosts)), **settings)
         self.app.settings.update(self.tornado_settings)
@@ -389,8 +469,6 @@ def _short_error(handler: web.RequestHandler, status_code: int, **kwargs: Any) -
 
 def _quiet_error_pages() -> None:
     """Every Jupyter handler answers errors with :func:`_short_error`."""
-    from jupyter_server.base.handlers import JupyterHandler
-
     JupyterHandler.write_error = _short_error  # the server process only
 
 

@@ -1,4 +1,4 @@
-"""The ``tabletop-lab`` command: simulate, bench, compile, games and serve.
+"""The ``tabletop-lab`` command: simulate, bench, compile, games, serve and notebooks.
 
 ::
 
@@ -10,6 +10,7 @@
     tabletop-lab compile
     tabletop-lab serve --port 8866 --no-browser
     tabletop-lab serve --host 0.0.0.0 --allow-host games.example.org --base-url /games/
+    tabletop-lab notebooks my-notebooks
 
 Bad arguments end with a one-line message and exit code 2, never a traceback.
 """
@@ -165,6 +166,22 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
 
 
+def _notebooks(args: argparse.Namespace) -> int:
+    """Copy the teaching notebooks (the layout of the repository's ``notebooks/``) into a new or
+    empty folder, for JupyterLab; they find the data through the package."""
+    import shutil
+
+    from .resources import shipped_root
+
+    source, target = shipped_root() / "notebooks", Path(args.dir)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ValueError(f"{args.dir!r} exists and is not an empty folder; name a new one")
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    count = sum(1 for _ in target.rglob("*.ipynb"))
+    print(f"copied {count} notebooks to {target}; open them with: jupyter lab {target / 'index.ipynb'}")
+    return 0
+
+
 # ----------------------------------------------------------------------------- the parser
 
 
@@ -255,6 +272,10 @@ def _parser() -> argparse.ArgumentParser:
         help=f"kernels kept ready per app so that it opens at once, ~150 MB each (default {PREHEAT}; 0: none)",
     )
     serve.set_defaults(command=_serve, name="serve")
+
+    notebooks = commands.add_parser("notebooks", help="copy the teaching notebooks into a folder for JupyterLab")
+    notebooks.add_argument("dir", metavar="DIR", help="a new (or empty) folder")
+    notebooks.set_defaults(command=_notebooks, name="notebooks")
     return parser
 
 

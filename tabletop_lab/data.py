@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING, Any
 from .core import State
 from .errors import PositionError
 from .registry import load_game
+from .resources import shipped_root
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["DATA_DIR", "NamedPosition", "data_path", "load_or_run", "load_position", "load_positions"]
 
-#: The top-level ``data/`` folder of the repository this package lives in.
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: The top-level ``data/`` folder of the repository this package lives in, or the installed
+#: package's copy of it (``tabletop_lab.resources``).
+DATA_DIR = shipped_root() / "data"
 
 
 def data_path(*parts: str) -> Path:

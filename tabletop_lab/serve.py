@@ -45,14 +45,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import excerpt
+from .resources import shipped_root
 
 __all__ = ["AppInfo", "apps_dir", "landing_url", "list_apps", "serve", "voila_command"]
 
 #: The environment variable that hands the access token to the server (``tabletop_lab.appserver``).
 TOKEN_VARIABLE = "TABLETOP_TOKEN"
 
-#: The repository root: ``voila.json`` and ``notebooks/`` live here (editable installs).
-ROOT = Path(__file__).resolve().parents[1]
+#: The folder of ``voila.json`` and ``notebooks/``: the repository root in a checkout, the
+#: package's bundle in an installed wheel (``tabletop_lab.resources``).
+ROOT = shipped_root()
 
 #: The app notebook that links all the others.
 LANDING = "index.ipynb"
@@ -83,16 +85,16 @@ class AppInfo:
 
 
 def apps_dir(root: Path | str | None = None) -> Path:
-    """The folder of app notebooks under ``root`` (default: this checkout's root).
+    """The folder of app notebooks under ``root`` (default: the checkout's, or the installed
+    package's copy).
 
-    Raises ``FileNotFoundError`` with a hint when the folder is missing, as it is when the
-    package was installed from a wheel instead of from a checkout.
+    Raises ``FileNotFoundError`` naming the folder when it holds no landing page.
     """
     folder = Path(root or ROOT) / "notebooks" / "apps"
     if not (folder / LANDING).is_file():
         raise FileNotFoundError(
-            f"no Voila apps at {folder} (expected {LANDING} there); the apps ship with the "
-            "repository: clone it and install it with `pip install -e .[notebooks]`"
+            f"no Voila apps at {folder} (expected {LANDING} there); reinstall the package "
+            '(`pip install "tabletop-lab[apps]"`) or run from a checkout of the repository'
         )
     return folder
 
@@ -173,6 +175,7 @@ def voila_command(
     host = _check_host(host)
     names = [_check_name(name) for name in allow_hosts]
     base_url = _check_base_url(base_url)
+    cold = [app.notebook for app in list_apps(root) if app.kind != "play"]  # warmed once someone opens one
     return [
         sys.executable,
         "-m",
@@ -194,6 +197,7 @@ def voila_command(
         f"--GuardedVoila.preheat={preheat}",
         f"--GuardedVoila.landing={LANDING}",
         f"--GuardedVoila.allow_hosts={json.dumps(names)}",
+        f"--GuardedVoila.cold={json.dumps(cold)}",
     ]
 
 

@@ -85,7 +85,7 @@ def test_voila_command_rejects_a_bad_port(port, root):
 
 
 def test_apps_dir_explains_a_missing_apps_folder(tmp_path):
-    with pytest.raises(FileNotFoundError, match="clone it"):
+    with pytest.raises(FileNotFoundError, match="no Voila apps at"):
         apps_dir(tmp_path)
 
 
@@ -203,7 +203,7 @@ def test_a_foreign_host_header_is_refused_and_loopback_names_answered(server):
         assert request(url, path, host=f"rebind.test:{port}")[0] == 403, path
         assert request(url, path, host="rebind.test")[0] == 403, path
     for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
-        assert request(url, "/", host=host)[0] == 200
+        assert request(url, "/voila/render/index.ipynb", host=host)[0] == 200
 
 
 def test_the_server_listens_on_127_0_0_1_only(server):
@@ -226,16 +226,33 @@ def test_one_app_beyond_the_cap_gets_a_busy_page_until_one_closes(server):
     status, _, first = render_app(url)
     assert status == 200 and "app page" in first
     try:
-        status, headers, busy = request(url, "/voila/render/index.ipynb")
+        status, headers, busy = request(url, "/voila/render/linked.ipynb")
         assert status == 503
         assert headers["retry-after"] == "60"
         assert "Busy: try again" in busy and "1 of at most 1 apps" in busy
-        assert len(busy) < 2000 and "gallery page" not in busy
+        assert len(busy) < 2000 and "query: " not in busy
+        status, _, gallery = request(url, "/voila/render/index.ipynb")
+        assert status == 200 and "tl-app-card" in gallery  # the gallery needs no kernel
     finally:
         shut_down(url, first)
-    status, _, again = request(url, "/voila/render/index.ipynb")
-    assert status == 200 and "gallery page" in again
+    status, _, again = request(url, "/voila/render/linked.ipynb")
+    assert status == 200 and "query: " in again
     shut_down(url, again)
+
+
+def test_the_gallery_is_answered_from_the_apps_metadata_without_a_kernel(cold_server):
+    url, proc = cold_server["url"], cold_server["proc"]
+    status, _, page = request(url, "/voila/render/index.ipynb")
+    assert status == 200 and "gallery page" not in page  # the notebook did not run
+    cards = re.findall(
+        r'<a class="tl-app-card" href="([^"]+)"><img alt="" src="([^"]+)"><strong>([^<]*)</strong>', page
+    )
+    assert [(href, title) for href, _, title in cards] == [("app.ipynb", "A")]
+    status, headers, png = request(url, cards[0][1])
+    assert status == 200 and headers["content-type"] == "image/png" and png.startswith("\ufffdPNG")
+    assert kernels_under(proc) == 0
+    status, headers, _ = request(url, "/")
+    assert status == 302 and headers["location"] == "/voila/render/index.ipynb"
 
 
 def test_the_browser_cannot_run_code_in_a_kernel(server):
@@ -399,7 +416,8 @@ def small_checkout(root: Path) -> Path:
     apps = root / "notebooks" / "apps"
     apps.mkdir(parents=True)
     write_code_notebook(apps / "index.ipynb", "print('gallery page')")
-    write_code_notebook(apps / "app.ipynb", "print('app ' + 'page')", {"title": "A", "description": "a", "game": "g"})
+    meta = {"title": "A", "description": "a", "game": "cross_endodoi"}
+    write_code_notebook(apps / "app.ipynb", "print('app ' + 'page')", meta)
     return root
 
 
