@@ -349,7 +349,7 @@ class GuardedVoila(Voila):
     ``preheat`` kernels per app wait for visitors. Voila would start them all at once, which on
     a small machine delays every app; so Voila's own pools start empty
     (``--VoilaConfiguration.preheat_kernel=True``, pool size 0) and this class fills them one app
-    at a time, each when the previous app's kernels have started and ``preheat_stagger`` more
+    at a time once the gallery's pictures are drawn, each when the previous app's kernels have started and ``preheat_stagger`` more
     seconds have passed (for its notebook to run). Preheating follows demand: apps named in
     ``cold`` get no pool until someone opens one; from then on a kernel waits for the next visitor.
     """
@@ -380,6 +380,8 @@ class GuardedVoila(Voila):
         return settings
 
     async def _fill_pools(self) -> None:
+        with contextlib.suppress(OSError):  # the gallery's pictures first: the first page most visitors see
+            await asyncio.shield(self.thumbnails_drawn)
         manager = self.kernel_manager
         apps = sorted(str(path.relative_to(self.root_dir)) for path in Path(self.root_dir).glob("*.ipynb"))
         apps.sort(key=lambda name: name != self.landing)

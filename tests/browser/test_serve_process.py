@@ -151,7 +151,11 @@ def test_a_class_server_needs_its_token_answers_its_names_and_serves_under_a_pre
             status, _ = get(address, port, gallery, host)
             assert status in (302, 403), (host, status)  # no token: the login page or a refusal
             status, page = get(address, port, f"{gallery}?token={token}", host)
-            assert status == 200 and 'data-base-url="/games/voila/"' in page, (host, status)
+            assert status == 200 and 'src="/games/tabletop/thumbnails/play_sygo.png"' in page, (host, status)
+        status, app = get(
+            address, port, f"/games/voila/render/play_cross_endodoi.ipynb?token={token}", "games.example.org"
+        )
+        assert status == 200 and 'data-base-url="/games/voila/"' in app  # an app, in a kernel, under the prefix
         for host in ("evil.example", "0.0.0.0", f"127.0.0.1.evil.example:{port}"):
             assert get(address, port, f"{gallery}?token={token}", host)[0] == 403, host
         assert get(address, port, f"/voila/render/index.ipynb?token={token}", f"{address}:{port}")[0] == 404
