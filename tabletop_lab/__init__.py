@@ -8,6 +8,8 @@
 '5,5,1,0,4,4/4,0,4,4,4,1 0-0 1'
 """
 
+__version__ = "0.1.0"
+
 from .core import TERMINAL, Game, GameInfo, GameType, Option, Result, State
 from .errors import (
     ActionError,
@@ -22,6 +24,7 @@ from .records import GameRecord
 from .registry import list_games, load_game, register_game
 
 __all__ = [
+    "__version__",
     "TERMINAL",
     "Game",
     "GameInfo",

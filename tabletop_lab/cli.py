@@ -1,4 +1,4 @@
-"""The ``tabletop-lab`` command: simulate, bench, compile, games and serve.
+"""The ``tabletop-lab`` command: simulate, bench, compile, games, serve and notebooks.
 
 ::
 
@@ -9,6 +9,8 @@
     tabletop-lab bench --game sygo --option size=9
     tabletop-lab compile
     tabletop-lab serve --port 8866 --no-browser
+    tabletop-lab serve --host 0.0.0.0 --allow-host games.example.org --base-url /games/
+    tabletop-lab notebooks my-notebooks
 
 Bad arguments end with a one-line message and exit code 2, never a traceback.
 """
@@ -129,11 +131,35 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         return serve(
-            port=args.port, open_browser=not args.no_browser, max_kernels=args.max_kernels, preheat=args.preheat
+            port=args.port,
+            open_browser=not args.no_browser,
+            max_kernels=args.max_kernels,
+            preheat=args.preheat,
+            host=args.host,
+            allow_hosts=args.allow_host,
+            base_url=args.base_url,
+            token=args.token,
+            log=args.log,
         )
     except OSError as exc:
         print(f"tabletop-lab serve: error: {exc}", file=sys.stderr)
         return 1
+
+
+def _notebooks(args: argparse.Namespace) -> int:
+    """Copy the teaching notebooks (the layout of the repository's ``notebooks/``) into a new or
+    empty folder, for JupyterLab; they find the data through the package."""
+    import shutil
+
+    from .resources import shipped_root
+
+    source, target = shipped_root() / "notebooks", Path(args.dir)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ValueError(f"{args.dir!r} exists and is not an empty folder; name a new one")
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    count = sum(1 for _ in target.rglob("*.ipynb"))
+    print(f"copied {count} notebooks to {target}; open them with: jupyter lab {target / 'index.ipynb'}")
+    return 0
 
 
 # ----------------------------------------------------------------------------- the parser
@@ -191,8 +217,25 @@ def _parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games and their rule options")
     games.set_defaults(command=_games, name="games")
 
-    serve = commands.add_parser("serve", help="serve the Voila apps on this machine")
-    serve.add_argument("--port", type=_positive, default=8866, help="port on 127.0.0.1 (default 8866)")
+    serve = commands.add_parser("serve", help="serve the Voila apps on this machine or to a class")
+    serve.add_argument("--port", type=_positive, default=8866, help="port (default 8866)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: every network, token required)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the apps are reached by (e.g. behind a reverse proxy); repeat for several",
+    )
+    serve.add_argument("--base-url", default="/", help="path prefix of every page, e.g. /games/ (default /)")
+    serve.add_argument(
+        "--token", help="access token (default: none on 127.0.0.1, a random one printed in the link otherwise)"
+    )
+    serve.add_argument("--log", help="write the server's log to FILE (default: a file in the temporary folder)")
     serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
     serve.add_argument(
         "--max-kernels",
@@ -209,6 +252,10 @@ def _parser() -> argparse.ArgumentParser:
         help=f"kernels kept ready per app so that it opens at once, ~150 MB each (default {PREHEAT}; 0: none)",
     )
     serve.set_defaults(command=_serve, name="serve")
+
+    notebooks = commands.add_parser("notebooks", help="copy the teaching notebooks into a folder for JupyterLab")
+    notebooks.add_argument("dir", metavar="DIR", help="a new (or empty) folder")
+    notebooks.set_defaults(command=_notebooks, name="notebooks")
     return parser
 
 

@@ -26,6 +26,7 @@ from .core import State, canonical_json
 from .errors import DataError, PositionError, RulesError, excerpt
 from .registry import load_game
 from .versions import FIRST_RULES_VERSION, package_version, rules_version
+from .resources import shipped_root
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,8 +42,9 @@ __all__ = [
     "save_study",
 ]
 
-#: The top-level ``data/`` folder of the repository this package lives in.
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: The top-level ``data/`` folder of the repository this package lives in, or the installed
+#: package's copy of it (``tabletop_lab.resources``).
+DATA_DIR = shipped_root() / "data"
 
 
 def data_path(*parts: str) -> Path:

@@ -19,6 +19,7 @@ import os
 from urllib.parse import parse_qs, urlencode
 
 from ..core import Game
+from ..errors import excerpt
 from ..registry import game_class
 
 __all__ = ["page_query", "parse_query", "share_query"]
@@ -59,7 +60,8 @@ def page_query() -> str:
 
 def parse_query(query: str) -> dict:
     """What ``share_query`` wrote: game, options, position, moves and ``at``; ``ValueError`` saying
-    what is wrong otherwise (an unknown game or option, a value that is not JSON, a bad ``at``)."""
+    what is wrong otherwise (an unknown game or option, a value that is not JSON, a bad ``at``),
+    quoting the link only in short excerpts (``errors.excerpt``): a crafted link is not echoed."""
     fields = parse_qs(query.lstrip("?"), keep_blank_values=True)
     names = fields.pop("game", [])
     if len(names) != 1:
@@ -71,14 +73,14 @@ def parse_query(query: str) -> dict:
         if name in _FIELDS:
             continue
         if name not in known:
-            raise ValueError(f"the link sets {name!r}, which is no option of {names[0]}")
+            raise ValueError(f"the link sets {excerpt(name)}, which is no option of {names[0]}")
         try:
             options[name] = json.loads(values[-1])
-        except ValueError:
-            raise ValueError(f"the link's {name}={values[-1][:40]!r} is not a value") from None
+        except (ValueError, RecursionError):  # RecursionError: a crafted link nests thousands of [
+            raise ValueError(f"the link's {name}={excerpt(values[-1])} is not a value") from None
     moves = fields.get("move", [])
     at = fields.get("at", [str(len(moves))])[-1]
-    if not at.isdigit() or int(at) > len(moves):
-        raise ValueError(f"the link's at={at[:20]!r} must be a move number 0..{len(moves)}")
+    if not (at.isdigit() and len(at) <= 6 and int(at) <= len(moves)):
+        raise ValueError(f"the link's at={excerpt(at)} must be a move number 0..{len(moves)}")
     position = fields.get("position", [None])[-1]
     return {"game": names[0], "options": options, "position": position, "moves": moves, "at": int(at)}

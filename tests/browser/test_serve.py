@@ -1,7 +1,8 @@
-"""``tabletop_lab.serve`` without a browser: the Voila command, the gallery's list of apps, and a
-real server (``tabletop_lab.appserver``) probed the way other websites and a careless user would:
-foreign Host headers (DNS rebinding), background requests from other sites' pages, more apps
-than the kernel cap, code sent to a kernel, notebook sources and paths outside the apps folder."""
+"""``tabletop_lab.serve`` without a browser (but one test): the Voila command, the gallery's list of
+apps, and a real server (``tabletop_lab.appserver``) probed the way other websites and a careless
+user would: foreign Host headers (DNS rebinding), requests carrying another site's Origin or
+Referer, more apps than the kernel cap, code sent to a kernel, notebook sources and paths outside
+the apps folder, crafted links; and the cull race (a preheated kernel handed to a page)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_voila_command_rejects_a_bad_port(port, root):
 
 
 def test_apps_dir_explains_a_missing_apps_folder(tmp_path):
-    with pytest.raises(FileNotFoundError, match="clone it"):
+    with pytest.raises(FileNotFoundError, match="no Voila apps at"):
         apps_dir(tmp_path)
 
 
@@ -151,6 +152,11 @@ def server(tmp_path_factory, start_voila):
         "from tabletop_lab.widgets.links import page_query\nprint('query: ' + page_query())",
         {"title": "L", "description": "l", "game": "g"},
     )
+    write_code_notebook(
+        apps / "broken.ipynb",
+        "SECRET_SOURCE = 1\nraise RuntimeError('boom')",
+        {"title": "B", "description": "b", "game": "g"},
+    )
     write_code_notebook(root / "notebooks" / "outside.ipynb", "print('outside ' + 'page')")
     (root / "private.txt").write_text("private words")
     proc, url = start_voila(root, max_kernels=1)
@@ -197,7 +203,7 @@ def test_a_foreign_host_header_is_refused_and_loopback_names_answered(server):
         assert request(url, path, host=f"rebind.test:{port}")[0] == 403, path
         assert request(url, path, host="rebind.test")[0] == 403, path
     for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
-        assert request(url, "/", host=host)[0] == 200
+        assert request(url, "/voila/render/index.ipynb", host=host)[0] == 200
 
 
 def test_the_server_listens_on_127_0_0_1_only(server):
@@ -220,16 +226,33 @@ def test_one_app_beyond_the_cap_gets_a_busy_page_until_one_closes(server):
     status, _, first = render_app(url)
     assert status == 200 and "app page" in first
     try:
-        status, headers, busy = request(url, "/voila/render/index.ipynb")
+        status, headers, busy = request(url, "/voila/render/linked.ipynb")
         assert status == 503
         assert headers["retry-after"] == "60"
         assert "Busy: try again" in busy and "1 of at most 1 apps" in busy
-        assert len(busy) < 2000 and "gallery page" not in busy
+        assert len(busy) < 2000 and "query: " not in busy
+        status, _, gallery = request(url, "/voila/render/index.ipynb")
+        assert status == 200 and "tl-app-card" in gallery  # the gallery needs no kernel
     finally:
         shut_down(url, first)
-    status, _, again = request(url, "/voila/render/index.ipynb")
-    assert status == 200 and "gallery page" in again
+    status, _, again = request(url, "/voila/render/linked.ipynb")
+    assert status == 200 and "query: " in again
     shut_down(url, again)
+
+
+def test_the_gallery_is_answered_from_the_apps_metadata_without_a_kernel(cold_server):
+    url, proc = cold_server["url"], cold_server["proc"]
+    status, _, page = request(url, "/voila/render/index.ipynb")
+    assert status == 200 and "gallery page" not in page  # the notebook did not run
+    cards = re.findall(
+        r'<a class="tl-app-card" href="([^"]+)"><img alt="" src="([^"]+)"><strong>([^<]*)</strong>', page
+    )
+    assert [(href, title) for href, _, title in cards] == [("app.ipynb", "A")]
+    status, headers, png = request(url, cards[0][1])
+    assert status == 200 and headers["content-type"] == "image/png" and png.startswith("\ufffdPNG")
+    assert kernels_under(proc) == 0
+    status, headers, _ = request(url, "/")
+    assert status == 302 and headers["location"] == "/voila/render/index.ipynb"
 
 
 def test_the_browser_cannot_run_code_in_a_kernel(server):
@@ -366,3 +389,177 @@ def test_the_serve_command_takes_a_kernel_cap_and_a_preheat():
     assert _parser().parse_args(["serve", "--preheat", "0"]).preheat == 0
     with pytest.raises(SystemExit):
         _parser().parse_args(["serve", "--preheat", "9"])
+
+
+# ----------------------------------------------------------------------------- guards on every path
+
+#: Host names a rebinding page could send; none of them is this server's.
+FOREIGN_HOSTS = ["evil.example", "127.0.0.1.evil.example", "localhost.", "0.0.0.0", "127.1", "2130706433"]
+
+#: One path per kind of handler: static files, the tree, a render, the kernel API, file downloads.
+EVERY_KIND_OF_PATH = [
+    "/",
+    "/voila/static/voila.js",
+    "/voila/tree",
+    "/voila/render/app.ipynb",
+    "/voila/api/contents/",
+    "/voila/files/x.png",
+    "/api/kernels/00000000-0000-0000-0000-000000000000",
+    "/voila/api/shutdown/00000000-0000-0000-0000-000000000000",
+    "/tabletop/kernel/00000000-0000-0000-0000-000000000000",
+    "/voila/templates/lab/static/voila.js",
+]
+
+
+def small_checkout(root: Path) -> Path:
+    """``root`` with a gallery and one app that prints "app page"."""
+    apps = root / "notebooks" / "apps"
+    apps.mkdir(parents=True)
+    write_code_notebook(apps / "index.ipynb", "print('gallery page')")
+    meta = {"title": "A", "description": "a", "game": "cross_endodoi"}
+    write_code_notebook(apps / "app.ipynb", "print('app ' + 'page')", meta)
+    return root
+
+
+@pytest.fixture(scope="module")
+def cold_server(tmp_path_factory, start_voila):
+    """A guarded server that starts a kernel only when an app is asked for (no pools), so that
+    any kernel process under it was started by a request."""
+    root = small_checkout(tmp_path_factory.mktemp("cold"))
+    proc, url = start_voila(root, max_kernels=4, preheat=0)
+    return {"proc": proc, "url": url}
+
+
+def kernels_under(proc) -> int:
+    return len(psutil.Process(proc.pid).children(recursive=True))
+
+
+@pytest.mark.parametrize("name", FOREIGN_HOSTS)
+def test_every_path_refuses_a_host_that_is_not_an_allowed_name(cold_server, name):
+    url, port = cold_server["url"], urlsplit(cold_server["url"]).port
+    for path in EVERY_KIND_OF_PATH:
+        for host in (name, f"{name}:{port}"):
+            status, _, body = request(url, path, host=host)
+            assert status == 403 and "host name" in body, (host, path, status)
+    assert kernels_under(cold_server["proc"]) == 0
+    assert request(url, "/voila/static/voila.js")[0] == 200  # the server's own name is answered
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://evil.example", "null", "http://127.0.0.1:1", "https://localhost.evil.example", "file://"]
+)
+def test_a_foreign_origin_is_refused_on_any_request_and_starts_nothing(cold_server, origin):
+    url = cold_server["url"]
+    for method, path in [("GET", "/voila/render/app.ipynb"), ("POST", "/voila/render/app.ipynb")] + [
+        ("GET", path) for path in EVERY_KIND_OF_PATH
+    ]:
+        status, _, body = request(url, path, method=method, headers={"Origin": origin})
+        assert status == 403 and "another site" in body, (method, path, status)
+    assert kernels_under(cold_server["proc"]) == 0
+
+
+def test_a_foreign_referer_is_refused_unless_the_user_opens_the_app_in_a_tab(cold_server):
+    url = cold_server["url"]
+    referer = {"Referer": "http://evil.example/class.html"}
+    for method in ("GET", "POST"):
+        status, _, body = request(url, "/voila/render/app.ipynb", method=method, headers=referer)
+        assert status == 403 and "another site" in body, method
+    status, _, _ = request(url, "/voila/render/app.ipynb", method="POST", headers={**referer, **LINK_FROM_ELSEWHERE})
+    assert status == 403  # a form posted from another site, even as a navigation
+    status, _, _ = request(url, "/voila/render/app.ipynb", headers={**referer, **BACKGROUND[1]})
+    assert status == 403  # an iframe
+    assert kernels_under(cold_server["proc"]) == 0
+    status, _, page = request(url, "/voila/render/app.ipynb", headers={**referer, **LINK_FROM_ELSEWHERE})
+    assert status == 200 and "app page" in page  # a link on a class page opens the app
+    shut_down(url, page)
+
+
+def test_the_pages_own_origin_and_referer_are_answered(cold_server):
+    url = cold_server["url"]
+    own = {"Origin": url, "Referer": f"{url}/voila/render/index.ipynb"}
+    status, _, page = request(url, "/voila/render/app.ipynb", headers=own)
+    assert status == 200 and "app page" in page
+    assert request(url, f"/voila/api/shutdown/{kernel_id(page)}", method="POST", headers=own)[0] == 204
+
+
+def test_a_websocket_from_a_foreign_origin_is_refused(cold_server):
+    url = cold_server["url"]
+    status, _, page = render_app(url)
+    try:
+        for origin in ("http://evil.example", "null"):
+            with pytest.raises(HTTPClientError, match="403"):
+                asyncio.run(_talk_to_kernel(url, kernel_id(page), "1", origin=origin))
+    finally:
+        shut_down(url, page)
+
+
+def test_error_pages_are_short_and_log_no_write_error_traceback(server, artifacts):
+    url = server["url"]
+    for path, expected in [
+        ("/voila/render/missing.ipynb", 404),
+        ("/voila/files/app.ipynb", 403),
+        ("/voila/tree/missing", 404),
+        ("/voila/api/contents/missing.ipynb", 404),
+        ("/voila/static/missing.js", 403),
+    ]:
+        status, _, body = request(url, path)
+        assert status == expected, path
+        assert "Traceback" not in body and len(body) < 1000, path
+    log = (artifacts / f"voila-{urlsplit(url).port}.log").read_text()
+    assert "Uncaught exception in write_error" not in log
+
+
+def test_an_app_that_fails_shows_no_traceback_or_source(server):
+    status, _, page = request(server["url"], "/voila/render/broken.ipynb")
+    assert "SECRET_SOURCE" not in page and "Traceback" not in page and "boom" not in page
+    if status == 200:
+        shut_down(server["url"], page)
+
+
+# ----------------------------------------------------------------------------- the cull race
+
+
+def kernel_state(url: str, kernel: str) -> int:
+    return request(url, f"/tabletop/kernel/{kernel}")[0]
+
+
+def test_a_preheated_kernel_handed_to_a_page_starts_its_idle_clock_afresh(tmp_path_factory, start_voila, artifacts):
+    """Culling every second, after 4 s idle: a kernel that waited in the pool longer than that
+    is not culled as it is handed over (the page has 4 s to connect), only later."""
+    root = small_checkout(tmp_path_factory.mktemp("cull"))
+    _, url = start_voila(root, cull_interval=1, cull_idle_timeout=4)
+    log = artifacts / f"voila-{urlsplit(url).port}.log"
+    deadline = time.monotonic() + 300  # a guard against hanging, not a speed requirement
+    while "Kernel pool of app.ipynb is filled" not in log.read_text():
+        assert time.monotonic() < deadline, f"the pool of app.ipynb was never filled; see {log}"
+        time.sleep(0.2)
+    time.sleep(6)  # the pooled kernel is now idle longer than the cull timeout
+    status, _, page = render_app(url)
+    assert status == 200 and "app page" in page
+    kernel = kernel_id(page)
+    assert f"Using pre-heated kernel: {kernel}" in log.read_text()
+    time.sleep(2.5)  # two cull rounds
+    assert kernel_state(url, kernel) == 200, f"the handed-over kernel was culled; see {log}"
+    deadline = time.monotonic() + 60
+    while kernel_state(url, kernel) != 404:  # no page ever connected: culled once idle 4 s
+        assert time.monotonic() < deadline, "the kernel was never culled"
+        time.sleep(0.5)
+    assert re.search(rf"Culling 'idle' kernel '\w+' \({kernel}\)", log.read_text())
+
+
+@pytest.mark.browser
+def test_a_page_whose_kernel_dies_says_so_and_offers_to_reload(page, server):
+    from playwright.sync_api import expect
+
+    url = server["url"]
+    page.goto(f"{url}/voila/render/app.ipynb", timeout=120_000)
+    expect(page.get_by_text("app page")).to_be_visible(timeout=60_000)
+    kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page.content()).group(1)
+    (process,) = [p for p in psutil.Process(server["proc"].pid).children() if any(kernel in a for a in p.cmdline())]
+    process.kill()
+    banner = page.locator(".tl-kernel-gone")
+    expect(banner).to_contain_text("This app has stopped", timeout=30_000)
+    page.locator(".tl-reload").click()
+    expect(page.get_by_text("app page")).to_be_visible(timeout=60_000)
+    expect(banner).to_have_count(0)
+    shut_down(url, page.content())
