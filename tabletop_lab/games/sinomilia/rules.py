@@ -115,17 +115,7 @@ class RoundReport(NamedTuple):
     table_taken: int  # T, taken by the winner
 
     def to_dict(self) -> dict:
-        return {
-            "round": self.round,
-            "cards": list(self.cards),
-            "table": self.table,
-            "moon": self.moon,
-            "winner": self.winner,
-            "decided": self.decided,
-            "owed": self.owed,
-            "paid": self.paid,
-            "table_taken": self.table_taken,
-        }
+        return {**self._asdict(), "cards": list(self.cards)}
 
 
 GAME_INFO = GameInfo(
