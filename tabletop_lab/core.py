@@ -42,10 +42,10 @@ from .gameinfo import (  # noqa: F401 (re-exported: the game API is one import)
     GameType,
     Option,
     Result,
-    same_value,
     non_negative_int,
     positive_int,
     positive_int_or_none,
+    same_value,
 )
 from .parsing import check_json_shape, read_json
 

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from .core import State, canonical_json
 from .errors import DataError, PositionError, RulesError, excerpt
 from .registry import load_game
-from .versions import FIRST_RULES_VERSION, package_version, rules_version
 from .resources import shipped_root
+from .versions import FIRST_RULES_VERSION, package_version, rules_version
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -29,14 +29,14 @@ from .streams import fresh_streams
 __all__ = ["compile_game", "main"]
 
 
-def compile_game(game: Game) -> bool:
+def compile_game(game: Game) -> float | None:
     """Compile (or load from numba's cache) every compiled path of ``game`` and record it, with
-    how long a real compile took (``kernels.compile_notice`` says it beforehand, and prints it
-    here); False when the game has no kernel here (none for it or its options, numba missing,
-    switched off)."""
+    how long a real compile took (``kernels.compile_notice`` says it beforehand); returns the
+    seconds it took, the figure recorded, or None when the game has no kernel here (none for it
+    or its options, numba missing, switched off)."""
     kernel = playout_kernel(game)
     if kernel is None:
-        return False
+        return None
     from .compiled_search import search_root  # numba is loaded: the game's kernel imported it
     from .jit import compiling, record_compiled
 
@@ -53,7 +53,7 @@ def compile_game(game: Game) -> bool:
             kernel.rollout(state.clone(), game.info.max_actions, 1)
         took = time.perf_counter() - started
         record_compiled(game.name, took if notice else None)  # a load from the cache is no compile
-    return True
+    return took
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,9 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     printing how long each took."""
     names = list(sys.argv[1:] if argv is None else argv) or [info["name"] for info in list_games()]
     for name in names:
-        started = time.perf_counter()
-        if compile_game(load_game(name)):
-            print(f"{name}: compiled in {time.perf_counter() - started:.1f} s", flush=True)
+        took = compile_game(load_game(name))
+        if took is not None:
+            print(f"{name}: compiled in {took:.1f} s", flush=True)
         else:
             print(f"{name}: no compiled kernel (TABLETOP_KERNELS=0, numba missing, or none for this game)")
     return 0
