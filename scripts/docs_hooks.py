@@ -3,7 +3,8 @@
 * Markers in the pages become tables built from the registry: ``<!-- games -->`` (every game,
   its players, information, actions and tensor), ``<!-- options: NAME -->`` (a game's rule options
   and engine parameters) and ``<!-- agents -->`` (every agent, its settings and the games it plays).
-* Each game's starting position is drawn into ``assets/boards/<game>.png`` at build time.
+* ``<!-- board: NAME -->`` becomes the game's starting position drawn as SVG, inline, so that
+  its page colours follow the site's light/dark switch (``render.state_svg``, theme ``auto``).
 * The notebooks (``notebooks/``, outside ``docs/``) join the site for mkdocs-jupyter to render;
   ``TABLETOP_DOCS_EXECUTE=true`` runs them first (``scripts/docs.sh`` does, in quick mode).
 * ``DocstringMarkdown`` (a griffe extension) fences docstrings' ``>>>`` examples as Python
@@ -30,6 +31,7 @@ sys.path.insert(0, str(ROOT))  # document this checkout, whichever tabletop_lab 
 import tabletop_lab  # noqa: E402,F401 (now: MkDocs takes its own entry off sys.path after loading hooks)
 
 _MARKER = re.compile(r"<!-- (games|agents|options: ([a-z_]+)) -->")
+_BOARD = re.compile(r"<!-- board: ([a-z_]+) -->")
 _RULES_LINK = re.compile(r"\[([^\]]*)\]\((?:\.\./)?(rules/[A-Za-z_]+\.md)\)")
 
 
@@ -48,25 +50,34 @@ def _game_names() -> list[str]:
 
 @event_priority(100)  # before mkdocs-jupyter reads the files
 def on_files(files: Files, config) -> Files:
-    from tabletop_lab.registry import load_game
-    from tabletop_lab.render import state_png
-
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*/*.ipynb")):
         relative = path.relative_to(ROOT).as_posix()
         if not relative.startswith("notebooks/apps/"):
             files.append(File(relative, str(ROOT), config["site_dir"], config["use_directory_urls"]))
-    for name in _game_names():
-        png = state_png(load_game(name).new_initial_state())
-        files.append(File.generated(config, f"assets/boards/{name}.png", content=png))
     return files
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = _MARKER.sub(lambda match: _table(match.group(1), match.group(2)), markdown)
+    markdown = _BOARD.sub(lambda match: _board(match.group(1)), markdown)
     if os.environ.get("TABLETOP_DOCS_WITHOUT_RULES") == "1":
         docs = Path(config["docs_dir"])
         markdown = _RULES_LINK.sub(lambda m: m.group(0) if (docs / m.group(2)).exists() else m.group(1), markdown)
     return markdown
+
+
+def _board(name: str) -> str:
+    """The starting position of game ``name`` as an inline SVG figure (no XML declaration)."""
+    from tabletop_lab.registry import load_game
+    from tabletop_lab.render import state_svg
+
+    svg = state_svg(load_game(name).new_initial_state())
+    svg = svg[svg.index("<svg") :].replace(
+        "<svg ",
+        f'<svg role="img" aria-label="The starting position of {name}" style="max-width: 100%; height: auto" ',
+        1,
+    )
+    return f'<figure class="board" markdown="0">\n{svg}\n</figure>'
 
 
 class DocstringMarkdown(griffe.Extension):

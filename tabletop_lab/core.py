@@ -681,6 +681,15 @@ class State:
         renderer.draw(self).figure.savefig(buffer, format="png")
         return buffer.getvalue()
 
+    def _repr_svg_(self) -> str | None:
+        """The position as SVG, crisp at any size, its page colours following the notebook's
+        theme (``render.state_svg``, theme ``"auto"``); ``None`` for a game without a renderer.
+        The rendering layer is found when a notebook asks, as ``Game.part`` finds the game's
+        renderer: this module imports no drawing code."""
+        if type(self.game).part("render") is None:
+            return None
+        return importlib.import_module(f"{__package__}.render").state_svg(self)
+
 
 def _game_package(cls: type) -> str | None:
     """The game package holding ``cls``: its module's package when the module is ``rules`` (a game

@@ -115,6 +115,7 @@ class BoardView:
 
     def __init__(self, ax: Axes):
         self.ax = ax
+        self._ink = ax.title.get_color()  # the page's text colour, for a title outside a Hunger cycle
         ax.set_xlim(*XLIM)
         ax.set_ylim(*YLIM)
         ax.set_aspect("equal", adjustable="box")
@@ -168,7 +169,7 @@ class BoardView:
             arrow = FancyArrowPatch(square_xy(a), square_xy(b), arrowstyle="-|>", mutation_scale=14, color=PATH, lw=2)
             ax.add_patch(arrow).set_zorder(6)
         ax.set_title(
-            title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else "black"
+            title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else self._ink
         )
         self._artists = [a for a in (*ax.patches, *ax.texts) if a not in before]
 

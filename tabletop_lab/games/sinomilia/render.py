@@ -35,6 +35,7 @@ COLOURS = ("#e67e22", "#27ae60")  # Orange, Green
 BACK = "#5d6d7e"
 SUN, MOON = "#f4c542", "#34495e"
 FELT = "#f3efe6"
+FELT_INK = "#222222"  # text on the felt: dark whatever the page around the table
 
 
 def card_xy(slot: int, side: str) -> tuple[float, float]:
@@ -70,7 +71,17 @@ def draw(state: SinomiliaState, ax: Axes | None = None, *, viewer: int | None = 
         _draw_player(ax, data, player, side)
     _draw_table(ax, data)
     if report is not None:
-        ax.text(8.3, 3.5, report_text(report), ha="center", va="center", fontsize=8, gid="report", linespacing=1.4)
+        ax.text(
+            8.3,
+            3.5,
+            report_text(report),
+            ha="center",
+            va="center",
+            fontsize=8,
+            gid="report",
+            linespacing=1.4,
+            color=FELT_INK,
+        )
     ax.set_title(title if title is not None else status_text(state, viewer), fontsize=11)
     return ax
 
@@ -82,11 +93,13 @@ def _draw_player(ax: Axes, data: dict, player: int, side: str) -> None:
     y = INFO_Y[side]
     label = PLAYER_NAMES[player] + ("  (start player)" if data["start_player"] == player else "")
     ax.text(0.3, y, label, ha="left", va="center", fontsize=10, fontweight="bold", color=colour)
-    ax.text(3.3, y, f"pile {data['chips'][player]}", ha="left", va="center", fontsize=9)
+    ax.text(3.3, y, f"pile {data['chips'][player]}", ha="left", va="center", fontsize=9, color=FELT_INK)
     used = data["changed"][player]
     ax.add_patch(Circle((4.8, y), 0.16, fc=MOON if used else SUN, ec="#555", lw=0.8))
-    ax.text(5.05, y, "change used" if used else "change ready", ha="left", va="center", fontsize=8)
-    ax.text(6.9, y, "discards " + (" ".join(map(str, discards)) or "-"), ha="left", va="center", fontsize=8)
+    ax.text(5.05, y, "change used" if used else "change ready", ha="left", va="center", fontsize=8, color=FELT_INK)
+    ax.text(
+        6.9, y, "discards " + (" ".join(map(str, discards)) or "-"), ha="left", va="center", fontsize=8, color=FELT_INK
+    )
     if hand is None:  # the opponent's hand, seen from the other seat: backs, as many as they hold
         held = 10 - len(discards) - (card is not None)
         for slot in range(held):
@@ -95,7 +108,7 @@ def _draw_player(ax: Axes, data: dict, player: int, side: str) -> None:
         for k in hand:
             _card(ax, card_xy(k, side), k, colour, f"hand-{player}")
     x, yy = set_card_xy(side)
-    ax.text(x, yy + CARD_H / 2 + 0.15, "set card", ha="center", va="bottom", fontsize=7)
+    ax.text(x, yy + CARD_H / 2 + 0.15, "set card", ha="center", va="bottom", fontsize=7, color=FELT_INK)
     if card is None:
         ax.add_patch(
             FancyBboxPatch(
@@ -131,7 +144,13 @@ def _draw_table(ax: Axes, data: dict) -> None:
         face = SUN if i < sun else MOON
         ax.add_patch(Circle((1.0 + 0.5 * i, 3.5), 0.2, fc=face, ec="#555", lw=0.8))
     ax.text(
-        0.6, 2.9, f"table: {sun} sun, {moon} moon   (T = {sun + moon}, M = {moon})", ha="left", va="center", fontsize=9
+        0.6,
+        2.9,
+        f"table: {sun} sun, {moon} moon   (T = {sun + moon}, M = {moon})",
+        ha="left",
+        va="center",
+        fontsize=9,
+        color=FELT_INK,
     )
 
 
