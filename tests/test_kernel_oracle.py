@@ -186,7 +186,7 @@ def _copy_of(module, name: str, old: str, new: str):
 def test_the_oracle_catches_a_kernel_with_one_rule_flipped(monkeypatch, broken):
     """Cross-endodoi's kernel played in Python (``.py_func``) with its sowing copied: as it is,
     the oracle passes; with one rule flipped (where a pile of whole rounds of the ring ends:
-    spec 4, a rare case in random play), the oracle fails."""
+    rule 2.2, step 4, a rare case in random play), the oracle fails."""
     from tabletop_lab.games.cross_endodoi import kernel
 
     rule, flipped = "if rest == 0:  # the last seed ended a whole round", "if rest == 1:"
