@@ -10,14 +10,11 @@
 * ``DocstringMarkdown`` (a griffe extension) fences docstrings' ``>>>`` examples as Python
   sessions and turns reStructuredText simple tables into Markdown tables.
 
-``TABLETOP_DOCS_WITHOUT_RULES=1`` drops the nav entries of, and links to, ``docs/rules/`` pages that
-do not exist yet (a branch built before the rules pages were merged); the test command never sets it.
 """
 
 from __future__ import annotations
 
 import inspect
-import os
 import re
 import sys
 from pathlib import Path
@@ -32,13 +29,6 @@ import tabletop_lab  # noqa: E402,F401 (now: MkDocs takes its own entry off sys.
 
 _MARKER = re.compile(r"<!-- (games|agents|options: ([a-z_]+)) -->")
 _BOARD = re.compile(r"<!-- board: ([a-z_]+) -->")
-_RULES_LINK = re.compile(r"\[([^\]]*)\]\((?:\.\./)?(rules/[A-Za-z_]+\.md)\)")
-
-
-def on_config(config):
-    if os.environ.get("TABLETOP_DOCS_WITHOUT_RULES") == "1":
-        config["nav"] = _without_missing_rules(config["nav"], Path(config["docs_dir"]))
-    return config
 
 
 def _game_names() -> list[str]:
@@ -60,9 +50,6 @@ def on_files(files: Files, config) -> Files:
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = _MARKER.sub(lambda match: _table(match.group(1), match.group(2)), markdown)
     markdown = _BOARD.sub(lambda match: _board(match.group(1)), markdown)
-    if os.environ.get("TABLETOP_DOCS_WITHOUT_RULES") == "1":
-        docs = Path(config["docs_dir"])
-        markdown = _RULES_LINK.sub(lambda m: m.group(0) if (docs / m.group(2)).exists() else m.group(1), markdown)
     return markdown
 
 
@@ -213,24 +200,3 @@ def _json(value) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
-
-
-def _without_missing_rules(nav: list, docs_dir: Path) -> list:
-    kept = []
-    for entry in nav:
-        if isinstance(entry, dict):
-            entry = {
-                key: _without_missing_rules(value, docs_dir) if isinstance(value, list) else value
-                for key, value in entry.items()
-            }
-            value = next(iter(entry.values()))
-            if value == [] or (
-                isinstance(value, str) and value.startswith("rules/") and not (docs_dir / value).exists()
-            ):
-                continue
-            kept.append(entry)
-        elif isinstance(entry, str) and entry.startswith("rules/") and not (docs_dir / entry).exists():
-            print(f"docs: leaving out {entry} (not written yet)")
-        else:
-            kept.append(entry)
-    return kept

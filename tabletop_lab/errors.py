@@ -1,4 +1,4 @@
-"""The error tree shared by every game (``shared/spec/README.md``, "Errors").
+"""The error tree shared by every game (``docs/rules/README.md``, "Errors").
 
 ::
 

@@ -1,4 +1,4 @@
-"""Why an action is refused, in words naming the rule (``shared/spec/capitals.md``).
+"""Why an action is refused, in words naming the rule (``docs/rules/capitals.md``).
 
 Only called on the error path: the engine checks legality against its list of legal actions,
 and asks here for the reason when an action is not on it.

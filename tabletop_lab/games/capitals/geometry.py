@@ -1,4 +1,4 @@
-"""Capitals board geometry, unit codes and the action numbering (``shared/spec/capitals.md`` 1, 9, 9a).
+"""Capitals board geometry, unit codes and the action numbering (``docs/rules/capitals.md`` 1, 9, 9a).
 
 Squares are ints ``8 * r + c`` (so ascending order is the spec's canonical order, by rank then
 file); ``a1`` is 0, ``h1`` 7, ``a8`` 56, ``h8`` 63. Shown as a diamond (``x = c - r``,

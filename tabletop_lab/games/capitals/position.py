@@ -1,4 +1,4 @@
-"""Reading and checking a Capitals position JSON (``shared/spec/capitals.md`` section 8).
+"""Reading and checking a Capitals position JSON (``docs/rules/capitals.md`` section 8).
 
 Every invalid case the spec lists raises ``PositionError`` naming the field and the problem.
 """

@@ -1,6 +1,6 @@
 """Capitals: the four-player, two-against-two game of chain jumps, Rams, Cages, Altars and Hunger.
 
-The rules are ``shared/spec/capitals.md``; section numbers below refer to it. Seats 0..3 sit at
+The rules are ``docs/rules/capitals.md``; section numbers below refer to it. Seats 0..3 sit at
 the top, right, bottom and left corners of the diamond; teams are White {0, 2} and Black {1, 3}.
 A turn is a few atomic actions (9a): optional ``transfer``s, one main action (``step``,
 ``jump``, ``dismantle``, ``pass-turn`` or ``skip``), then the ``release`` and ``sacrifice``

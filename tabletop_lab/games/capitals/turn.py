@@ -1,6 +1,6 @@
 """Playing a Capitals turn: the legal actions of a state and what each action does.
 
-``CapitalsTurn`` holds the rules of a turn (``shared/spec/capitals.md`` sections 2-5, 9a) as
+``CapitalsTurn`` holds the rules of a turn (``docs/rules/capitals.md`` sections 2-5, 9a) as
 methods that ``CapitalsState`` inherits: generating the legal actions (``_generate``), playing the
 main actions (step, jump chain, dismantle, pass-turn), and the resolution that follows (captures,
 eliminations, released prisoners, the Hunger sacrifice, the win check and the next turn). A jump

@@ -1,4 +1,4 @@
-"""Cross-endodoi: the cross-mancala sowing rule applied to Endodoi (``shared/spec/cross_endodoi.md``).
+"""Cross-endodoi: the cross-mancala sowing rule applied to Endodoi (``docs/rules/cross_endodoi.md``).
 
 The twelve holes form a ring; player 0 (South) owns 0..5, player 1 (North) owns 6..11::
 

@@ -1,4 +1,4 @@
-"""Sinoda: d4 pieces on a board of triangles, for 2, 3, 4 or 6 players (``shared/spec/sinoda.md``).
+"""Sinoda: d4 pieces on a board of triangles, for 2, 3, 4 or 6 players (``docs/rules/sinoda.md``).
 
 Each player has six pieces showing 1..4. A turn either changes one own piece's value by one
 (no wrap-around) or moves it exactly ``value`` steps across triangle edges along a simple path

@@ -1,4 +1,4 @@
-"""Sinomilia: secret number cards and sun/moon chips (``shared/spec/sinomilia.md``).
+"""Sinomilia: secret number cards and sun/moon chips (``docs/rules/sinomilia.md``).
 
 Actions are small ints, listed in the spec's order (section 8) by their value::
 

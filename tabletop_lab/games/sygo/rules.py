@@ -1,4 +1,4 @@
-"""Sygo: Go with growing groups and capture by reversal (``shared/spec/sygo.md``).
+"""Sygo: Go with growing groups and capture by reversal (``docs/rules/sygo.md``).
 
 Positions are two bitboards (``bitboard``), the side to move, the ``grown`` flag and the pass
 counter. A turn is played in atomic actions, the stone-by-stone form of spec section 7:

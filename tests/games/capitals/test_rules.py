@@ -1,4 +1,4 @@
-"""Capitals rules: every rule, Decision and option of shared/spec/capitals.md.
+"""Capitals rules: every rule, Decision and option of docs/rules/capitals.md.
 
 Positions are built with ``helpers.load``: the named units, everything else at its default.
 """

@@ -1,4 +1,4 @@
-"""Cross-endodoi rules: every rule and decision of shared/spec/cross_endodoi.md.
+"""Cross-endodoi rules: every rule and decision of docs/rules/cross_endodoi.md.
 
 Positions are written in the spec's notation ``h0..h5/h6..h11 S-N P``. A slow, literal
 seed-by-seed reference sower (``reference_move``) checks the engine's fast lap arithmetic, and

@@ -1,4 +1,4 @@
-"""Sinoda rules: every rule and Decision of shared/spec/sinoda.md, each option, and the rulebook's
+"""Sinoda rules: every rule and Decision of docs/rules/sinoda.md, each option, and the rulebook's
 two worked examples (movement A/B/C/D, Win by Sinoda).
 
 A slow reference move generator (plain depth-first search over paths, straight from rule 3.1)

@@ -1,4 +1,4 @@
-"""Sinomilia rules: every rule and Decision of shared/spec/sinomilia.md, the rulebook's examples,
+"""Sinomilia rules: every rule and Decision of docs/rules/sinomilia.md, the rulebook's examples,
 the options and the errors. Positions are written as the spec's JSON (see helpers.py)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Sygo rules: every rule and Decision of shared/spec/sygo.md, each option, the position format.
+"""Sygo rules: every rule and Decision of docs/rules/sygo.md, each option, the position format.
 
 Positions are written in the spec's notation: rows from the top (row N) to row 1, then side,
 grown flag and passes. Random-position checks against a brute-force reference are in
