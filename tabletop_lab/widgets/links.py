@@ -76,7 +76,7 @@ def _wait_for_visitor() -> None:
     try:
         with connect(url, open_timeout=5) as socket:
             request = socket.recv()
-    except (TimeoutError, OSError, WebSocketException) as exc:  # no server (a kernel started by hand): no visitor's query
+    except (TimeoutError, OSError, WebSocketException) as exc:  # no Voila (a kernel started by hand)
         warnings.warn(f"no visitor's request from {url}: {exc}", RuntimeWarning, stacklevel=3)
         return
     env.update(json.loads(request))
