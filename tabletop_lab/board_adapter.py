@@ -29,13 +29,14 @@ viewer before it asks about cells. Turns of several actions need nothing more: t
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import textwrap
+from collections.abc import Callable, Hashable
 from typing import Any
 
-from .core import Game, State
+from .core import Game, Result, State
 from .errors import RulesError
 
-__all__ = ["BoardAdapter", "load_adapter", "subsample"]
+__all__ = ["BoardAdapter", "load_adapter", "result_text", "subsample", "wrap_title"]
 
 
 class BoardAdapter:
@@ -106,6 +107,14 @@ class BoardAdapter:
         (for example seeds left on the board credited to their owner); none by default."""
         return ""
 
+    def result_words(self, state: State) -> str:
+        """The finished game's result in words for the status line: who won, why, and the count.
+
+        By default the generic ``result_text`` followed by ``result_note``; a game's adapter
+        says it in its own words (its renderer's ``result_words``)."""
+        note = self.result_note(state)
+        return result_text(state.result(), self.player_name) + (f": {note}" if note else "")
+
     def legend(self) -> str:
         """One line saying what the picture's marks mean (rings, previews, arrows); none by default."""
         return ""
@@ -142,6 +151,38 @@ def load_adapter(game: Game) -> BoardAdapter:
     if cls is None:
         raise RulesError(f"game {game.name!r} has no board adapter yet")
     return cls(game)
+
+
+def result_text(result: Result, name: Callable[[int], str]) -> str:
+    """The result in words, ``name`` giving each player's name: "Game over: South wins, 20–16".
+
+    >>> result_text(Result((1,), (3.0, 5.0), "standard"), lambda p: ["Ann", "Bo"][p])
+    'Game over: Bo wins, 3–5'
+    """
+    scores = "–".join(str(int(s)) if float(s).is_integer() else f"{s:g}" for s in result.scores)
+    if result.is_draw:
+        text = f"Game over: draw, {scores}"
+    else:
+        winners = " and ".join(name(p) for p in result.winners)
+        text = f"Game over: {winners} win{'s' if len(result.winners) == 1 else ''}, {scores}"
+    if result.reason != "standard":
+        text += f" ({result.reason})"
+    return text
+
+
+def wrap_title(text: str, width_inches: float, fontsize: float = 11, max_lines: int = 2) -> str:
+    """``text`` broken into lines that fit a figure ``width_inches`` wide at ``fontsize`` points
+    (at most ``max_lines``, the last one shortened with "…" if need be).
+
+    >>> wrap_title("White wins: both Black Capitals have fallen", 2.0)
+    'White wins: both Black\nCapitals have fallen'
+    """
+    chars = max(10, int(width_inches * 72 / (fontsize * 0.6)))  # an average glyph is ~0.6 em wide
+    lines = textwrap.wrap(text, chars) or [""]
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = textwrap.shorten(lines[-1] + " …", chars, placeholder=" …")
+    return "\n".join(lines)
 
 
 def subsample(frames: list, max_frames: int) -> list:

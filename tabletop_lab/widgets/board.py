@@ -41,7 +41,6 @@ from .controls import (
     make_canvas,
     option_controls,
     option_value,
-    result_text,
     seat_picker,
 )
 from .links import parse_query, share_query
@@ -408,8 +407,7 @@ class Board(widgets.VBox):
     # --- drawing ---------------------------------------------------------------------------
 
     def _result_words(self, state: State) -> str:
-        note = self.adapter.result_note(state)
-        return result_text(state.result(), self.adapter.player_name) + (f": {note}" if note else "")
+        return self.adapter.result_words(state)
 
     def _on_session(self) -> None:
         """The session changed: forget the clicks towards an action, and draw its new state."""

@@ -20,7 +20,8 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..agents import AGENTS, Agent, agents_for
-from ..core import Game, Option, Result
+from ..board_adapter import result_text
+from ..core import Game, Option
 from ..errors import EngineLimitError
 
 __all__ = [
@@ -214,16 +215,3 @@ def _canvas_class() -> type:
             return image
 
     return FrameSafeCanvas
-
-
-def result_text(result: Result, name: Callable[[int], str]) -> str:
-    """The result in words, ``name`` giving each player's name: "Game over: South wins, 20–16"."""
-    scores = "–".join(str(int(s)) if float(s).is_integer() else f"{s:g}" for s in result.scores)
-    if result.is_draw:
-        text = f"Game over: draw, {scores}"
-    else:
-        winners = " and ".join(name(p) for p in result.winners)
-        text = f"Game over: {winners} win{'s' if len(result.winners) == 1 else ''}, {scores}"
-    if result.reason != "standard":
-        text += f" ({result.reason})"
-    return text

@@ -61,5 +61,8 @@ class Adapter(BoardAdapter):
     def button_label(self, state: CapitalsState, action: int) -> str:
         return state.action_to_string(action)
 
+    def result_words(self, state: CapitalsState) -> str:
+        return render.result_words(state)
+
     def preview(self, state: CapitalsState, action: int) -> tuple[Any, str]:
         return None, state.action_to_string(action)
