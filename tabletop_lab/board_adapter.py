@@ -174,8 +174,8 @@ def wrap_title(text: str, width_inches: float, fontsize: float = 11, max_lines: 
     """``text`` broken into lines that fit a figure ``width_inches`` wide at ``fontsize`` points
     (at most ``max_lines``, the last one shortened with "…" if need be).
 
-    >>> wrap_title("White wins: both Black Capitals have fallen", 2.0)
-    'White wins: both Black\nCapitals have fallen'
+    >>> wrap_title("White wins: both Black Capitals have fallen", 2.5).splitlines()
+    ['White wins: both Black', 'Capitals have fallen']
     """
     chars = max(10, int(width_inches * 72 / (fontsize * 0.6)))  # an average glyph is ~0.6 em wide
     lines = textwrap.wrap(text, chars) or [""]

@@ -216,10 +216,10 @@ def test_malformed_position_is_shown_and_changes_nothing(text):
 def test_result_is_announced_and_play_stops():
     board = Board(position=END_GAME)
     board.click_cell(5)
-    # the score explained: the seed left on the board is South's
-    assert (
-        board.status.value
-        == "Game over: South wins, 21–15: South's store 20 + 1 seed left on the board, credited to South"
+    # why play stopped, and the score explained: the seed left on the board is South's
+    assert board.status.value == (
+        "Game over: South wins, 21–15: North has no seeds left to sow; "
+        "South gets the 1 seed left on the board (store 20 + 1)"
     )
     assert board._targets() == frozenset()
     board.click_cell(6)

@@ -170,8 +170,18 @@ def test_title_announces_turn_and_result():
     assert render.status_text(game.new_initial_state()) == "South to move"
     state = game.state_from_notation("0,0,0,0,0,1/0,0,0,0,0,0 20-15 0")
     state.apply_move("5")  # North then has no seed: South gets the last one, 21-15
-    assert render.status_text(state) == "South wins 21–15"
-    assert render.status_text(game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 18-18 1")) == "Draw 18–18"
+    assert render.status_text(state).startswith("South wins, 21–15: North has no seeds left to sow")
+    drawn = game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 18-18 1")
+    assert render.status_text(drawn) == "a draw, 18–18: North has no seeds left to sow"
+
+
+def test_the_result_names_the_winner_with_the_winners_score_first():
+    game = load_game("cross_endodoi")
+    won = game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 17-19 0")
+    assert render.result_words(won) == "Game over: North wins, 19–17: South has no seeds left to sow"
+    assert render.result_words(game.state_from_notation("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0")).startswith(
+        "Game over: South wins, 20–16: South has no seeds left to sow; North gets the 6 seeds"
+    )
 
 
 # ----------------------------------------------------------------------------- sowing frames

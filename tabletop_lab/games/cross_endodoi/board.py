@@ -40,14 +40,8 @@ class Adapter(BoardAdapter):
             "now→after, its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
         )
 
-    def result_note(self, state: CrossEndodoiState) -> str:
-        """The seeds left on the board when play stops, credited to the side that gets them."""
-        left = sum(state.holes)
-        if not left:
-            return ""
-        owner = 1 - state.to_move
-        name, seeds = render.PLAYER_NAMES[owner], f"{left} seed{'s' if left > 1 else ''}"
-        return f"{name}'s store {state.stores[owner]} + {seeds} left on the board, credited to {name}"
+    def result_words(self, state: CrossEndodoiState) -> str:
+        return render.result_words(state)
 
     def cell_at(self, x: float, y: float) -> int | None:
         return render.hole_at(x, y)

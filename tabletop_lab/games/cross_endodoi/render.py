@@ -32,6 +32,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangl
 from matplotlib.path import Path
 from matplotlib.text import Text
 
+from ...board_adapter import wrap_title
 from ...fastdraw import StaticLayer, add_cached_text
 from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, lap_path
 
@@ -246,7 +247,7 @@ class BoardView:
             self._draw_laps(preview.last_move, ACTIVE, dashed=True)
         elif show_last_move and state.last_move is not None:
             self._draw_laps(state.last_move, PATH, dashed=False)
-        self.title.set_text(title if title is not None else status_text(state, frame))
+        self.title.set_text(wrap_title(title if title is not None else status_text(state, frame), FIGSIZE[0]))
 
     # --- pieces of update ----------------------------------------------------------------
 
@@ -317,15 +318,37 @@ def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> s
         if frame.event == "capture":
             return f"{who} captures from hole {frame.hole}"
         return f"{who} sows: lap {frame.lap} from hole {frame.origin}, {frame.in_hand} in hand"
-    result = state.result()
-    if result is not None:
-        south, north = result.scores
-        if result.is_draw:
-            return f"Draw {south}–{north}"
-        return f"{PLAYER_NAMES[result.winners[0]]} wins {south}–{north}"
+    if state.result() is not None:
+        return result_words(state).removeprefix("Game over: ")
     text = f"{PLAYER_NAMES[state.to_move]} to move"
     last = last_move_text(state)
     return f"{text} · {last}" if last else text
+
+
+def result_words(state: CrossEndodoiState) -> str:
+    """The end in words (rule 2.4): who wins, the winner's score first, why play stopped, and
+    where the other side's seeds went.
+
+    >>> from tabletop_lab import load_game
+    >>> result_words(load_game("cross_endodoi").load_position("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0"))
+    'Game over: South wins, 20–16: South has no seeds left to sow; North gets the 6 seeds left on the board (store 10 + 6)'
+    """
+    result = state.result()
+    if result is None:
+        raise ValueError("cross_endodoi: the game is not over, so it has no result to word")
+    stuck, other = state.to_move, 1 - state.to_move
+    scores = result.scores
+    if result.is_draw:
+        head = f"a draw, {scores[0]}–{scores[1]}"
+    else:
+        winner = result.winners[0]
+        head = f"{PLAYER_NAMES[winner]} wins, {scores[winner]}–{scores[1 - winner]}"
+    why = f"{PLAYER_NAMES[stuck]} has no seeds left to sow"
+    left = sum(state.holes)
+    if left:
+        seeds = f"{left} seed{'s' if left > 1 else ''}"
+        why += f"; {PLAYER_NAMES[other]} gets the {seeds} left on the board (store {state.stores[other]} + {left})"
+    return f"Game over: {head}: {why}"
 
 
 def last_move_text(state: CrossEndodoiState) -> str:
