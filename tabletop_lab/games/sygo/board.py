@@ -54,6 +54,9 @@ class Adapter(BoardAdapter):
     def button_label(self, state: SygoState, action: int) -> str:
         return BUTTONS.get(action, state.action_to_string(action))
 
+    def result_words(self, state: SygoState) -> str:
+        return render.result_words(state)
+
     def cell_name(self, cell: str) -> str:
         return f"point {cell}"
 

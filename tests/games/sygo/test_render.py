@@ -88,3 +88,29 @@ def test_refusals_name_the_rule():
     assert "already grown" in adapter.refusal(state, ("b2",))
     assert "not adjacent to a growing group" in adapter.refusal(state, ("a1",))
     assert adapter.legend()
+
+
+def territory_squares(ax, colour):
+    return sum(len(c.get_paths()) for c in ax.collections if c.get_gid() == f"territory-{colour}")
+
+
+def test_the_end_says_stones_and_territory_and_marks_the_territory():
+    """Rule 2.7 and the worked example 8.8: the count behind each score, and its points shown."""
+    black = position(".../.B./... W - 2")
+    assert render.result_words(black) == (
+        "Game over: Black wins, 9–0: Black 1 stone + 8 territory, White 0 stones + 0 territory"
+    )
+    ax = render.draw(black)
+    assert territory_squares(ax, "B") == 8 and territory_squares(ax, "W") == 0
+    assert ax.get_title().replace("\n", " ").startswith("Game over: Black wins, 9–0")
+    drawn = position("W.B/W.B/W.B W g 2")  # the middle column touches both colours: nobody's
+    assert render.result_words(drawn) == "Game over: a draw, 3–3: White 3 stones + 0 territory, Black 3 stones + 0 territory"
+    assert territory_squares(render.draw(drawn), "W") == territory_squares(render.draw(drawn), "B") == 0
+    white = position("WW./W../... B g 2")
+    assert render.result_words(white).startswith("Game over: White wins, 9–0: White 3 stones + 6 territory")
+    assert Adapter(white.game).result_words(white) == render.result_words(white)
+
+
+def test_territory_is_marked_only_when_the_game_is_over():
+    ax = render.draw(position("WW./W../... B g 0"))
+    assert territory_squares(ax, "W") == 0
