@@ -86,6 +86,9 @@ class Adapter(BoardAdapter):
         """The Win by Sinoda inequality, when the game ended so."""
         return state.sinoda_arithmetic() or ""
 
+    def result_words(self, state: SinodaState) -> str:
+        return render.result_words(state)
+
     def action_cells(self, state: SinodaState, action: int) -> tuple[str, str]:
         words = state.action_to_string(action).split(" ")
         return (words[1], words[2])  # (cell, "+"/"-") or (from, to)

@@ -95,6 +95,9 @@ class Adapter(BoardAdapter):
                 return str(exc)
         return super().refusal(state, cells)
 
+    def result_words(self, state: SinomiliaState) -> str:
+        return render.result_words(state)
+
     def button_label(self, state: SinomiliaState, action: int) -> str:
         return _BUTTONS.get(action) or state.action_to_string(action)
 

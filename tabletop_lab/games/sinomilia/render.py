@@ -168,6 +168,24 @@ def status_text(state: SinomiliaState, viewer: int | None = None) -> str:
     return f"Round {data['round']}: {mover}{you} {doing}"
 
 
+def result_words(state: SinomiliaState) -> str:
+    """The end in words: why the game ended, who wins, and the chips each side holds (the
+    winner's first; equal piles go to the last round's winner)."""
+    result = state.result()
+    if result is None:
+        raise ValueError("sinomilia: the game is not over, so it has no result to word")
+    how = {"chips": "a pile is empty", "hand": "a hand is down to 2 cards", "cap": "the round cap"}[result.reason]
+    winner = result.winners[0]
+    chips = result.scores
+    text = (
+        f"Game over after round {state.to_dict()['round']} ({how}): {PLAYER_NAMES[winner]} wins with "
+        f"{chips[winner]} chips to {PLAYER_NAMES[1 - winner]}'s {chips[1 - winner]}"
+    )
+    if chips[0] == chips[1]:
+        text += f" (equal piles: {PLAYER_NAMES[winner]} won the last round)"
+    return text
+
+
 def report_text(report) -> str:
     """The latest round's reveal and payout in a few lines."""
     o, g = report.cards

@@ -236,7 +236,9 @@ def _draw_areas(ax: Axes, geom, areas: tuple[int, int]) -> None:
         ]
         face, edge = STONE[colour]
         ax.add_collection(
-            PatchCollection(squares, facecolor=face, edgecolor=edge, linewidths=0.5, zorder=2, gid=f"territory-{colour}")
+            PatchCollection(
+                squares, facecolor=face, edgecolor=edge, linewidths=0.5, zorder=2, gid=f"territory-{colour}"
+            )
         )
 
 

@@ -63,6 +63,10 @@ def test_game_over_title():
     state = load_game("sinomilia", round_cap=1).new_initial_state()
     play(state, "set 9", "set 9", "pass", "pass")
     assert render.draw(state).get_title() == "Game over after round 1 (the round cap): Orange wins, 17-13"
+    assert (
+        render.result_words(state) == "Game over after round 1 (the round cap): Orange wins with 17 chips to Green's 13"
+    )
+    assert Adapter(state.game).result_words(state) == render.result_words(state)
 
 
 def test_board_cells_round_trip_and_choose_set_and_change():

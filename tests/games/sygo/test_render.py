@@ -104,7 +104,10 @@ def test_the_end_says_stones_and_territory_and_marks_the_territory():
     assert territory_squares(ax, "B") == 8 and territory_squares(ax, "W") == 0
     assert ax.get_title().replace("\n", " ").startswith("Game over: Black wins, 9–0")
     drawn = position("W.B/W.B/W.B W g 2")  # the middle column touches both colours: nobody's
-    assert render.result_words(drawn) == "Game over: a draw, 3–3: White 3 stones + 0 territory, Black 3 stones + 0 territory"
+    assert (
+        render.result_words(drawn)
+        == "Game over: a draw, 3–3: White 3 stones + 0 territory, Black 3 stones + 0 territory"
+    )
     assert territory_squares(render.draw(drawn), "W") == territory_squares(render.draw(drawn), "B") == 0
     white = position("WW./W../... B g 2")
     assert render.result_words(white).startswith("Game over: White wins, 9–0: White 3 stones + 6 territory")
