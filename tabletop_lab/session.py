@@ -254,7 +254,7 @@ class PlaySession:
     def who(self, player: int) -> str:
         agent = self._agents[player]
         name = self.names(player)
-        return name if agent is None else f"{name} ({agent.label})"
+        return name if agent is None else f"{name} ({agent.display_name})"
 
     def status_text(self) -> str:
         state = self._state

@@ -19,7 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..agents import AGENTS, Agent, agents_for
+from ..agents import AGENTS, Agent, agents_for, make_agent
 from ..board_adapter import result_text
 from ..core import Game, Option
 from ..errors import EngineLimitError
@@ -91,16 +91,18 @@ def guarded(method: Callable) -> Callable:
 
 
 def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
-    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports ``game``.
+    """(label, spec) pairs for a seat picker: "Human" first, then every agent that supports
+    ``game`` (its own agents too), labelled in words (``Agent.display_name``).
 
-    >>> agent_choices()[:2]
-    [('human', 'human'), ('random', 'random')]
+    >>> agent_choices()[:3]
+    [('Human', 'human'), ('Random', 'random'), ('Greedy', 'greedy')]
+    >>> agent_choices()[3]
+    ('MCTS, 300 playouts', 'mcts:iterations=300')
     """
-    choices = [(HUMAN, HUMAN)] if human else []
+    choices = [("Human", HUMAN)] if human else []
     for name in AGENTS if game is None else agents_for(game):
         spec = QUICK_SPECS.get(name, name)
-        label = name if spec == name else f"{name} ({spec.partition(':')[2].replace('=', ' ')})"
-        choices.append((label, spec))
+        choices.append((make_agent(spec, game=game).display_name, spec))
     return choices
 
 
@@ -114,14 +116,27 @@ def seat_picker(
     """
     options = agent_choices(human, game)
     if isinstance(value, Agent) or value not in [spec for _, spec in options]:
-        options.append((value.label if isinstance(value, Agent) else str(value), value))
-    label, width, label_width = name, "230px", "60px"
+        options.append((_spec_words(value, game), value))
+    label = name
     if game is not None and any(len(team) > 1 for team in game.teams()):
-        label, width, label_width = f"{name}, team {chr(ord('A') + game.team_of(seat))}", "300px", "130px"
-    picker = widgets.Dropdown(options=options, value=value, description=label, layout=widgets.Layout(width=width))
-    picker.style.description_width = label_width
+        label = f"{name}, team {chr(ord('A') + game.team_of(seat))}"
+    # as wide as its longest entry and its label: nothing is cut off ("Black (right), tea…")
+    picker = widgets.Dropdown(
+        options=options, value=value, description=label, layout=widgets.Layout(width="max-content")
+    )
+    picker.style.description_width = "initial"
     picker.add_class(f"tl-seat-{seat}")
     return picker
+
+
+def _spec_words(value: str | Agent, game: Game | None) -> str:
+    """An agent or spec in words for a picker; a spec no agent is made from shows as it is."""
+    if isinstance(value, Agent):
+        return value.display_name
+    try:
+        return make_agent(value, game=game).display_name
+    except ValueError:
+        return str(value)
 
 
 def option_label(name: str) -> str:

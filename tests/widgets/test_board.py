@@ -289,7 +289,7 @@ def test_agent_thinks_in_a_thread_under_a_running_loop():
     async def scenario():
         board = Board(seats=["human", "random"], seed=5)
         board.click_cell(2)
-        assert board.busy and board.status.value == "North (random) to move: thinking…"
+        assert board.busy and board.status.value == "North (Random) to move: thinking…"
         assert len(board.state.history()) == 1
         titles = set()
         for _ in range(1000):
@@ -331,7 +331,7 @@ def test_a_crashing_agent_is_reported():
     board = Board(seats=["human", BrokenAgent()])
     board.click_cell(2)
     assert "RuntimeError: the agent crashed" in board.errors.text
-    assert board.status.value == "North (broken) to move"
+    assert board.status.value == "North (Broken) to move"
     assert board.state.history() == [2] and not board.busy
     board.undo()
     assert board.state.history() == []
@@ -349,7 +349,7 @@ def test_a_crashing_agent_is_reported_from_its_thread():
 
     board = asyncio.run(scenario())
     assert not board.busy and "RuntimeError: the agent crashed" in board.errors.text
-    assert board.status.value == "North (broken) to move"
+    assert board.status.value == "North (Broken) to move"
 
 
 def test_one_figure_per_board_and_no_growth():

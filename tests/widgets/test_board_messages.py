@@ -109,7 +109,7 @@ def test_the_wait_message_goes_when_the_agent_has_replied():
         board = Board(seats=["human", "random"], seed=5, animate=False)
         board.click_cell(2)
         board.click_cell(3)  # too early
-        assert board.errors.text.startswith("wait: North (random) is thinking")
+        assert board.errors.text.startswith("wait: North (Random) is thinking")
         for _ in range(500):
             if not board.busy:
                 break

@@ -238,3 +238,15 @@ def test_sinomilia_hot_seat_each_player_gets_their_own_cards_after_the_hand_over
     assert len(rings) == len(board._targets())  # the first picture rings them already
     assert [label for label, _ in board.moves.options] == ["start", "1. Orange: set ?"]
     assert json.loads(board.position_text.value)["set"][0] == "?"
+
+
+def test_pickers_and_the_status_name_agents_in_words_and_fit_them():
+    board = Board("capitals", seats=["human", "mcts:iterations=300", "human", "random"])
+    labels = [label for label, _ in board.seat_pickers[1].options]
+    assert labels[:3] == ["Human", "Random", "Greedy"] and "MCTS, 300 playouts" in labels
+    assert not [label for label in labels if ":" in label or "=" in label]  # no raw settings
+    assert all(p.layout.width == "max-content" and p.style.description_width == "initial" for p in board.seat_pickers)
+    sinomilia = Board("sinomilia", seats=["human", "sinomilia_heuristic:bluff=0.5"])
+    assert "Heuristic, bluffs 50%" in [label for label, _ in sinomilia.seat_pickers[1].options]
+    cross = Board(seats=["random", "human"], seed=1)
+    assert cross.session.who(0) == "South (Random)"
