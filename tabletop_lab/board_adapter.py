@@ -29,14 +29,32 @@ viewer before it asks about cells. Turns of several actions need nothing more: t
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from .core import Game, Result, State
 from .errors import RulesError
+from .rulebook import rule_reference, without_reference
 
-__all__ = ["BoardAdapter", "load_adapter", "result_text", "subsample", "wrap_title"]
+__all__ = ["BoardAdapter", "Refusal", "load_adapter", "result_text", "subsample", "wrap_title"]
+
+#: The engine's "<game>: '<move>' is illegal: " before its reason.
+_ENGINE_PREFIX = re.compile(r"^[a-z_0-9]+: (?:'[^']*'|\"[^\"]*\"|\S+) is (?:illegal|incomplete): ")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a click or a move was refused: ``words`` for the player, the ``rule`` behind it
+    (a section of ``docs/rules/<game>.md``, "2.1" or "Decision 10", or ``None``) and the
+    engine's own ``message``, which names that rule."""
+
+    words: str
+    rule: str | None
+    message: str
+    game: str
 
 
 class BoardAdapter:
@@ -127,6 +145,28 @@ class BoardAdapter:
         shown = " then ".join(self.cell_name(c) for c in cells)
         return f"{shown}: no legal action of {self.player_name(state.current_player())} starts this way"
 
+    #: ``(pattern, words)`` pairs turning the engine's reasons into the player's words: the first
+    #: pattern found (``re.search``) in a reason, its rule reference removed, gives ``words``
+    #: formatted with the pattern's named groups (and ``{mover}``, the name of the seat to move).
+    phrases: tuple[tuple[str, str], ...] = ()
+
+    def explain(self, message: str, state: State | None = None) -> Refusal | None:
+        """The player's words for an engine message, with the rule it names (``None`` when the
+        message is not a refusal by the rules: it is shown as it is)."""
+        rule = rule_reference(message)
+        reason = without_reference(_ENGINE_PREFIX.sub("", message))
+        engine = rule is not None or _ENGINE_PREFIX.match(message) is not None
+        mover = ""
+        if state is not None and not state.is_terminal():
+            mover = self.player_name(state.current_player())
+        for pattern, words in self.phrases:
+            match = re.search(pattern, reason)
+            if match:
+                return Refusal(words.format(mover=mover, **match.groupdict()), rule, message, self.game.name)
+        if not engine:
+            return None
+        return Refusal(_sentence(reason), rule, message, self.game.name)
+
     def preview(self, state: State, action: int) -> tuple[Any, str]:
         """What hovering over ``action`` shows: a value for ``draw(preview=...)`` and a line of text."""
         return None, state.action_to_string(action)
@@ -151,6 +191,19 @@ def load_adapter(game: Game) -> BoardAdapter:
     if cls is None:
         raise RulesError(f"game {game.name!r} has no board adapter yet")
     return cls(game)
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop.
+
+    >>> _sentence("hole 3 is empty; a move must lift at least one seed")
+    'Hole 3 is empty; a move must lift at least one seed.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
 
 
 def result_text(result: Result, name: Callable[[int], str]) -> str:

@@ -86,6 +86,8 @@ class Board(widgets.VBox):
             start = None
         self.errors = ErrorLog()
         self.adapter = load_adapter(game)
+        # refusals by the rules in the player's words, the rule behind a "why?"
+        self.errors.explain = lambda message: self.adapter.explain(message, self.session.state)
         self.session = PlaySession(
             game,
             seats,

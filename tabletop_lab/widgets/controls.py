@@ -8,6 +8,7 @@ limits (``EngineLimitError``) as one line, anything else as a full traceback.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import math
 import time
@@ -20,9 +21,10 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..agents import AGENTS, Agent, agents_for, make_agent
-from ..board_adapter import result_text
+from ..board_adapter import Refusal, result_text
 from ..core import Game, Option
 from ..errors import EngineLimitError
+from ..rulebook import rules_page, section
 
 __all__ = [
     "HUMAN",
@@ -44,36 +46,82 @@ HUMAN = "human"
 QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3", "ismcts": "ismcts:iterations=300"}
 
 
-class ErrorLog(widgets.Output):
-    """An ``Output`` showing the latest error; CSS class ``tl-errors``.
+class ErrorLog(widgets.HTML):
+    """The latest message for the user, in the page's own font (no console box); CSS class
+    ``tl-errors``.
 
-    It writes ``outputs`` directly rather than using ``with output:``, which loses text when
-    called from a thread.
+    A refusal by the rules reads in the player's words, with a "why?" that opens the rule behind
+    it (its section of ``docs/rules/<game>.md``) and the engine's own message: ``explain``, when
+    set (a board sets its adapter's), turns a message into a ``Refusal``. Anything that is not
+    the user's mistake is a bug: a line saying so, the traceback folded under it.
     """
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self.add_class("tl-errors")
+        self.explain: Callable[[str], Refusal | None] | None = None
+        self._text = ""
 
     def show(self, message: str) -> None:
-        """Replace what is shown by ``message``."""
-        self.outputs = ({"output_type": "stream", "name": "stderr", "text": message.rstrip("\n") + "\n"},)
+        """Replace what is shown by ``message``: a refusal by the rules in the player's words."""
+        refusal = self.explain(message) if self.explain is not None else None
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        message = message.rstrip("\n")
+        self._set(f'<span class="tl-message" style="{_MESSAGE_STYLE}">{html.escape(message)}</span>', message)
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Show ``refusal``: its words, then "why?" folding the rule and the engine's message."""
+        page = rules_page(refusal.game)
+        found = section(refusal.game, refusal.rule) if refusal.rule else None
+        if refusal.rule is None:
+            cited = f"The rules: {page}"
+        elif refusal.rule.startswith("Decision"):
+            cited = f"{found.heading if found else refusal.rule} ({page}, Decisions)"
+        else:
+            cited = f"Rule {found.heading if found else refusal.rule} ({page})"
+        body = f"<b>{html.escape(cited)}</b>"
+        if found is not None and found.text:
+            body += f'<div style="white-space: pre-line">{html.escape(found.text)}</div>'
+        body += f"<div><small>The engine: {html.escape(refusal.message)}</small></div>"
+        self._set(
+            f'<span class="tl-message tl-refusal" style="{_MESSAGE_STYLE}">{html.escape(refusal.words)}</span> '
+            f'<details class="tl-why" style="display: inline-block; vertical-align: top">'
+            f'<summary style="{_LINK_STYLE}" title="The rule behind this">why?</summary>'
+            f'<div style="max-width: 720px; margin: 0.3em 0 0.5em 1em">{body}</div></details>',
+            f"{refusal.words}\nwhy? {cited}: {refusal.message}",
+        )
 
     def report(self, exc: BaseException) -> None:
         """Show a user error as its message (no exception class: those are for programmers),
-        anything else as a traceback."""
+        anything else as a bug, its traceback folded."""
         if isinstance(exc, (ValueError, EngineLimitError)):
             self.show(str(exc))
-        else:
-            self.show("".join(traceback.format_exception(exc)))
+            return
+        trace = "".join(traceback.format_exception(exc))
+        self._set(
+            f'<details class="tl-bug"><summary style="{_MESSAGE_STYLE}">Something went wrong inside '
+            f"tabletop_lab (a bug, not your mistake): {html.escape(str(exc))}</summary>"
+            f'<pre style="font-size: 0.8em">{html.escape(trace)}</pre></details>',
+            trace,
+        )
 
     def clear(self) -> None:
-        self.outputs = ()
+        self._set("", "")
+
+    def _set(self, value: str, text: str) -> None:
+        self._text = text
+        self.value = value
 
     @property
     def text(self) -> str:
-        """Everything shown, as plain text."""
-        return "".join(o.get("text", "") for o in self.outputs)
+        """Everything shown, as plain text (a refusal's "why?" included)."""
+        return self._text
+
+
+_MESSAGE_STYLE = "color: #b3261e"
+_LINK_STYLE = "display: inline; cursor: pointer; color: #1565c0; text-decoration: underline"
 
 
 def guarded(method: Callable) -> Callable:

@@ -21,6 +21,14 @@ class Adapter(BoardAdapter):
     """Holes are cells; ``action_cells`` of hole h is ``(h,)``."""
 
     figsize = render.FIGSIZE
+    phrases = (
+        (
+            r"hole (?P<hole>\d+) belongs to (?P<owner>\w+); \w+ sows one of holes (?P<first>\d+)\.\.(?P<last>\d+)",
+            "Hole {hole} belongs to {owner}: you sow from your own row, holes {first}–{last}.",
+        ),
+        (r"hole (?P<hole>\d+) is empty", "Hole {hole} is empty: choose one of your holes that holds seeds."),
+        (r"the game is over: (?P<who>\w+) has no seeds to sow", "The game is over: {who} has no seeds left to sow."),
+    )
 
     def setup(self, figure: Any) -> Any:
         ax = figure.add_axes(render.AXES_RECT)
