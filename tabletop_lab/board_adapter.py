@@ -133,6 +133,11 @@ class BoardAdapter:
         note = self.result_note(state)
         return result_text(state.result(), self.player_name) + (f": {note}" if note else "")
 
+    def status_note(self, state: State) -> str:
+        """What the player to move must do, when the status line should say more than "to move"
+        (a sacrifice due, a prisoner to place); none by default."""
+        return ""
+
     def legend(self) -> str:
         """One line saying what the picture's marks mean (rings, previews, arrows); none by default."""
         return ""

@@ -79,7 +79,8 @@ class SessionView:
 class PlaySession:
     """One game at one screen; ``seats``: per seat ``"human"`` or an agent spec or Agent; seat i's
     agent is seeded with ``seed + i``. ``names`` names the seats (default: the game's names),
-    ``result_words`` words a finished game's result for the status line."""
+    ``result_words`` words a finished game's result for the status line, ``doing`` what the
+    player to move must do when it is more than a move (default: nothing said)."""
 
     THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
 
@@ -93,12 +94,14 @@ class PlaySession:
         loop: Any = None,
         names: Callable[[int], str] | None = None,
         result_words: Callable[[State], str] | None = None,
+        doing: Callable[[State], str] | None = None,
     ):
         self.game = game
         self.seed = seed
         self.loop = loop
         self.names = names or (lambda seat: _seat_name(self.game, seat))
         self.result_words = result_words or (lambda state: f"Game over: {state.result()}")
+        self.doing = doing or (lambda state: "")
         self.number = 0
         self.notice = ""  # what the last operation wants said (a takeback refused, cards dealt)
         self.animate: Callable[[State, int, Callable[[], None]], None] | None = None
@@ -268,7 +271,8 @@ class PlaySession:
         if self._turn and self.handing_over is None:
             so_far = " ".join(self.seen(self._line[self._pos], self._turn))
             return text + f": the move goes on after {so_far}"
-        return text
+        note = self.doing(state) if self.handing_over is None else ""
+        return text + f": {note}" if note else text
 
     def you_text(self) -> str:
         """Whose seat is the user's: the only human's, or the viewer's with hidden information."""

@@ -96,6 +96,7 @@ class Board(widgets.VBox):
             loop=_running_loop(),
             names=lambda seat: self.adapter.player_name(seat),
             result_words=self._result_words,
+            doing=lambda state: self.adapter.status_note(state),
         )
         self.session.on_error = self.errors.report
         if animate:
