@@ -35,6 +35,7 @@ AXES_RECT = (0.02, 0.02, 0.96, 0.9)
 BOARD_FACE, LINE = "#dcb35c", "#3b2a14"
 STONE = {"W": ("#f7f7f2", "#222222"), "B": ("#151515", "#000000")}
 LAST, TARGET, LIBERTY, CLOSED = "#d62728", "#1b9e77", "#2ca02c", "#7f7f7f"
+GROW = "#1f5fbf"  # rings of points where a click grows a group (placements ring in TARGET)
 RADIUS = 0.46
 STAR_POINTS = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
 
@@ -66,11 +67,14 @@ def draw(
     highlight: Iterable[str] = (),
     show_last_turn: bool = True,
     title: str | None = None,
+    growth: Iterable[str] = (),
 ) -> Axes:
     """Draw ``state`` on ``ax`` (a new figure when ``None``) and return the axes.
 
     Everything in Sygo is public, so ``viewer`` changes nothing. See the module docstring for
-    the overlays; ``title`` replaces the status line.
+    the overlays; ``title`` replaces the status line. Rings of ``highlight`` points named in
+    ``growth`` are dashed blue with a "+" (a click grows a group there), the others green (a
+    click places a stone).
     """
     if ax is None:
         ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
@@ -97,9 +101,15 @@ def draw(
     rings = set(highlight)
     if legal:
         rings |= {state.action_to_string(a).split(" ")[1] for a in state.legal_actions() if a >= 2}
-    for name in rings:
+    grows = set(growth)
+    for name in sorted(rings):
         x, y = _xy(geom, geom.index[name])
-        ax.add_patch(Circle((x, y), RADIUS * 0.8, fill=False, ec=TARGET, lw=2.2, zorder=6))
+        if name in grows:  # a growth point: a dashed blue ring with a "+" (the group grows here)
+            ring = Circle((x, y), RADIUS * 0.8, fill=False, ec=GROW, lw=2.2, ls="--", zorder=6, gid=f"grow {name}")
+            ax.add_patch(ring)
+            ax.text(x, y, "+", ha="center", va="center", fontsize=11, color=GROW, fontweight="bold", zorder=6)
+        else:
+            ax.add_patch(Circle((x, y), RADIUS * 0.8, fill=False, ec=TARGET, lw=2.2, zorder=6, gid=f"place {name}"))
     ax.set_title(wrap_title(title if title is not None else status_text(state), ax.figure.get_figwidth()), fontsize=11)
     return ax
 

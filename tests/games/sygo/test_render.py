@@ -117,3 +117,36 @@ def test_the_end_says_stones_and_territory_and_marks_the_territory():
 def test_territory_is_marked_only_when_the_game_is_over():
     ax = render.draw(position("WW./W../... B g 0"))
     assert territory_squares(ax, "W") == 0
+
+
+def test_growth_and_placement_points_are_told_apart_before_the_click():
+    """At the start of a turn a click on a point next to a group of the mover grows it; on a
+    point touching none places a stone: the rings differ (issue: the same ring everywhere)."""
+    from matplotlib.figure import Figure
+
+    game = load_game("sygo", size=5)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    adapter = Adapter(game)
+    adapter.setup(Figure(figsize=adapter.figsize))
+    targets = frozenset(
+        adapter.action_cells(state, a)[0] for a in state.legal_actions() if adapter.action_cells(state, a)
+    )
+    adapter.draw(state, targets=targets)
+    gids = {p.get_gid() for p in adapter.ax.patches if p.get_gid()}
+    assert "grow c3" in gids and "grow b2" in gids  # next to White's stones: growth
+    assert "place a1" in gids and "place e5" in gids  # touching no white stone: a placement
+    assert not {"place c3", "grow a1"} & gids
+    grown = {g.split()[1] for g in gids if g.startswith("grow ")}
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert grown == {t for t in targets if f"grow {t}" in legal}
+    assert "dashed blue ring" in adapter.legend()
+
+
+def test_refusals_read_in_the_players_words():
+    game = load_game("sygo", size=5)
+    adapter = Adapter(game)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    assert adapter.explain(adapter.refusal(state, ("b3",)), state).words == "Point b3 is taken: choose an empty point."
+    state.apply_action(state.string_to_action("grow c3"))
+    refusal = adapter.explain(adapter.refusal(state, ("a1",)), state)
+    assert refusal.words.startswith("Point a1 touches none of your groups") and refusal.rule == "2.4.2"
