@@ -185,6 +185,10 @@ class BoardAdapter:
         """Show one frame from ``frames`` (``state`` is the position before the action)."""
         raise NotImplementedError
 
+    def team_name(self, team: int) -> str:
+        """A team as the picture names it; by default "team A", "team B" ..."""
+        return f"team {chr(ord('A') + team)}"
+
     def player_name(self, player: int) -> str:
         names = self.game.info.player_names
         return names[player] if player < len(names) else f"Player {player}"

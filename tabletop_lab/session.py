@@ -74,6 +74,7 @@ class SessionView:
     enabled: frozenset[str]
     cards_note: str
     notice: str
+    undo: str = ""
 
 
 class PlaySession:
@@ -275,11 +276,15 @@ class PlaySession:
         return text + f": {note}" if note else text
 
     def you_text(self) -> str:
-        """Whose seat is the user's: the only human's, or the viewer's with hidden information."""
+        """Whose seat is the user's: the only human's, or the viewer's with hidden information;
+        with several human seats (but not all) the seats the people at the screen play."""
         humans = self.humans()
         if self.handing_over is not None:
             return ""
         if self.perfect:
+            if 1 < len(humans) < self.game.num_players:
+                names = [self.names(seat) for seat in humans]
+                return "You play " + ", ".join(names[:-1]) + " and " + names[-1]
             seat = humans[0] if len(humans) == 1 else None
         else:
             seat = self._screen
@@ -308,6 +313,7 @@ class PlaySession:
             enabled=frozenset(c for c in controls if self.can(c)),
             cards_note="All cards have been shown in this game" if self._cards_shown else "",
             notice="" if hidden else self.notice,
+            undo="" if hidden else self.undo_text(),
         )
 
     # --- operations ----------------------------------------------------------------------
@@ -368,9 +374,30 @@ class PlaySession:
         target = self._takeback_target()
         if target is None:
             raise ValueError(self._reveal_note())
+        said = self.undo_text()
         with self._change():
             self._cancel()
             self._go(*target)
+            self.notice = said.replace("Undo takes back", "Took back", 1)
+
+    def undo_text(self) -> str:
+        """What Undo would take back now, in words ("Undo takes back move 5, White (bottom)'s
+        step a1 b2, and 2 agent moves after it"); "" when it takes back nothing."""
+        target = self._takeback_target() if (self._turn or self._pos) else None
+        if target is None:
+            return ""
+        viewer = self.viewer
+        if self._turn:
+            last = self.seen(self._line[self._pos], self._turn)[-1]
+            return f"Undo takes back {self.names(self._line[self._pos].current_player())}'s {last}"
+        pos = target[0]
+        mover = self.names(self._line[pos].current_player())
+        label = self._labels[pos].get(viewer, self._labels[pos][None])
+        after = self._pos - pos - 1
+        text = f"Undo takes back move {pos + 1}, {mover}'s {label}"
+        if after:
+            text += f", and {after} agent move{'s' if after > 1 else ''} after it"
+        return text
 
     def redo(self) -> None:
         """Forward along the line, to the next move a human plays (or its end)."""

@@ -378,3 +378,27 @@ def test_the_state_number_rises_with_every_change_and_only_then(name):
         session.jump(99)  # refused: no change, no number
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
     assert session.view().number == session.number
+
+
+def test_undo_says_whose_move_it_takes_back():
+    """Capitals with two people and two agents: from White (bottom)'s turn, Undo goes back over
+    Black (right)'s reply to White (top)'s move, and says so before and after."""
+    game = load_game("capitals")
+    session = PlaySession(game, ["human", "random", "human", "random"], seed=1)
+    assert session.undo_text() == "" and session.view().undo == ""
+    first = session.state.legal_moves()[0]
+    session.play_actions(session.actions_of(first))
+    assert session.state.current_player() == 2  # the agent replied
+    expected = f"move 1, White (top)'s {first}, and 1 agent move after it"
+    assert session.view().undo == f"Undo takes back {expected}"
+    session.undo()
+    assert session.notice == f"Took back {expected}" and session.view().notice == session.notice
+    assert session.pos == 0
+
+
+def test_you_are_names_every_human_seat_when_several_but_not_all_are():
+    game = load_game("capitals")
+    both = PlaySession(game, ["human", "random", "human", "random"], seed=1)
+    assert both.you_text() == "You play White (top) and White (bottom)"
+    assert PlaySession(game, ["human"] * 4).you_text() == ""  # everyone at the screen
+    assert PlaySession(game, ["random", "human", "random", "random"], seed=1).you_text() == "You are Black (right)"

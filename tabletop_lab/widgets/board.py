@@ -441,6 +441,7 @@ class Board(widgets.VBox):
         self._sync_link()
         enabled = view.enabled
         self.undo_button.disabled = "undo" not in enabled
+        self.undo_button.tooltip = view.undo or "Nothing to take back"
         self.redo_button.disabled = "redo" not in enabled
         self.agent_button.disabled = "agent" not in enabled
         self.new_game_button.disabled = "new" not in enabled
@@ -602,7 +603,8 @@ class Board(widgets.VBox):
     def _make_seat_pickers(self) -> None:
         specs = self.session.specs
         self.seat_pickers = [
-            seat_picker(i, self.adapter.player_name(i), spec, game=self.game) for i, spec in enumerate(specs)
+            seat_picker(i, self.adapter.player_name(i), spec, game=self.game, team_name=self.adapter.team_name)
+            for i, spec in enumerate(specs)
         ]
         for i, picker in enumerate(self.seat_pickers):
             picker.observe(lambda change, seat=i: self._on_seat(seat, change["new"]), names="value")

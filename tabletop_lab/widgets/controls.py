@@ -155,19 +155,26 @@ def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[st
 
 
 def seat_picker(
-    seat: int, name: str, value: str | Agent, human: bool = True, game: Game | None = None
+    seat: int,
+    name: str,
+    value: str | Agent,
+    human: bool = True,
+    game: Game | None = None,
+    team_name: Callable[[int], str] | None = None,
 ) -> widgets.Dropdown:
     """A dropdown choosing who plays ``seat``; an unlisted spec or Agent is added as an option.
 
     Only agents that support ``game`` are listed; when ``game`` has teams of two or more, the
-    label names the seat's team ("North, team A"). CSS class ``tl-seat-<seat>``.
+    label names the seat's team as ``team_name`` does (the board's adapter: "Blue, team dark";
+    by default "team A"). CSS class ``tl-seat-<seat>``.
     """
     options = agent_choices(human, game)
     if isinstance(value, Agent) or value not in [spec for _, spec in options]:
         options.append((_spec_words(value, game), value))
     label = name
     if game is not None and any(len(team) > 1 for team in game.teams()):
-        label = f"{name}, team {chr(ord('A') + game.team_of(seat))}"
+        team = game.team_of(seat)
+        label = f"{name}, {team_name(team) if team_name else 'team ' + chr(ord('A') + team)}"
     # as wide as its longest entry and its label: nothing is cut off ("Black (right), tea…")
     picker = widgets.Dropdown(
         options=options, value=value, description=label, layout=widgets.Layout(width="max-content")
@@ -196,24 +203,57 @@ def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def option_widget(option: Option, value: Any) -> widgets.Widget:
-    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text.
+#: The values a cap (an option of a positive integer or null, such as ``round_cap``) offers.
+CAP_VALUES = (10, 20, 50, 100, 200, 500, 1000)
 
-    Labelled for people ("Seeds per hole"), with the option's description as tooltip.
+
+def option_widget(option: Option, value: Any, game: Game | None = None) -> widgets.Widget:
+    """A control for one rule option: a checkbox, a dropdown, or (for other values) JSON text.
+
+    Labelled for people ("Seeds per hole"), with the option's description as tooltip. Choices
+    of a seat (``first_player``) show the players' names; a cap that may be ``null``
+    (``round_cap``, ``max_cycles``) is a dropdown of round numbers and "no cap"; a structured
+    option whose default is a name (Sinoda's ``board``) offers that name (and the value set,
+    when it is another), its data being given in code.
     """
     common = {
         "description": option_label(option.name),
         "tooltip": option.doc,
         "style": {"description_width": "initial"},
     }
+    dropdown = {"layout": widgets.Layout(width="max-content"), **common}
     if option.choices is not None and all(type(c) is bool for c in option.choices):
         return widgets.Checkbox(value=value, indent=False, layout=widgets.Layout(width="auto"), **common)
     if option.choices is not None:
-        options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
-        return widgets.Dropdown(options=options, value=value, layout=widgets.Layout(width="max-content"), **common)
+        if option.name == "first_player" and game is not None:
+            names = game.info.player_names
+            options = [(names[c] if c < len(names) else f"Player {c}", c) for c in option.choices]
+        else:
+            options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
+        return widgets.Dropdown(options=options, value=value, **dropdown)
+    if _nullable_count(option):
+        values = sorted({*CAP_VALUES, option.default, *([value] if value is not None else [])})
+        options = [("no cap", None), *((str(v), v) for v in values)]
+        return widgets.Dropdown(options=options, value=value, **dropdown)
+    if isinstance(option.default, str):
+        options = [(option.default.capitalize(), option.default)]
+        if value != option.default:
+            options.append(("as set in code" if not isinstance(value, str) else value, value))
+        return widgets.Dropdown(options=options, value=value, **dropdown)
     return widgets.Text(
         value=json.dumps(value), placeholder=option.allowed, layout=widgets.Layout(width="220px"), **common
     )
+
+
+def _nullable_count(option: Option) -> bool:
+    """An option of a positive integer or ``None`` (a cap): its check takes both, not a text."""
+    check = option.check
+    if check is None or type(option.default) is not int:
+        return False
+    try:
+        return bool(check(None)) and bool(check(1)) and not check("x")
+    except Exception:
+        return False
 
 
 def option_value(control: widgets.Widget) -> Any:
@@ -228,7 +268,7 @@ def option_value(control: widgets.Widget) -> Any:
 
 def option_controls(game: Game) -> dict[str, widgets.Widget]:
     """One control per rule option of ``game``, set to its current value."""
-    return {o.name: option_widget(o, game.options[o.name]) for o in game.option_specs}
+    return {o.name: option_widget(o, game.options[o.name], game) for o in game.option_specs}
 
 
 def make_canvas(figsize: tuple[float, float]) -> Figure:

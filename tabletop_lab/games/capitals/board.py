@@ -144,6 +144,9 @@ class Adapter(BoardAdapter):
     def _reason(self, state: CapitalsState, text: str) -> str:
         return state._illegal_reason(ACTION_OF[text]) or f"{text}: not legal here"
 
+    def team_name(self, team: int) -> str:
+        return render.TEAM_NAMES[team]
+
     def status_note(self, state: CapitalsState) -> str:
         """What the mover must do now, when it is not an ordinary move (rule 5.1, 5.2)."""
         if state.releases:

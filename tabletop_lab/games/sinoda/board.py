@@ -107,6 +107,10 @@ class Adapter(BoardAdapter):
         ),
     )
 
+    def team_name(self, team: int) -> str:
+        """As the picture's panel names the teams (their pieces' edge colours)."""
+        return f"team {render.TEAM_NAMES[team % len(render.TEAM_NAMES)]}"
+
     def legend(self) -> str:
         return (
             "Click a piece, then a ringed cell to move it or + / − to change its value. "
