@@ -147,6 +147,7 @@ class Board(widgets.VBox):
         self.undo_button = self._button("Undo", "tl-undo", self.undo)
         self.redo_button = self._button("Redo", "tl-redo", self.redo)
         self.agent_button = self._button("Agent move", "tl-agent-move", self.session.agent_move)
+        self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
         self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
         self.new_game_button = self._button("New game", "tl-new-game", self.new_game)
         self.load_button = self._button("Load", "tl-load", lambda: self.load(self.position_text.value))
@@ -174,7 +175,9 @@ class Board(widgets.VBox):
             self.legend,
             self.action_buttons,
             self.choice_row,
-            widgets.HBox([self.undo_button, self.redo_button, self.agent_button, self.show_all_button]),
+            widgets.HBox(
+                [self.undo_button, self.redo_button, self.agent_button, self.pause_button, self.show_all_button]
+            ),
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
@@ -378,6 +381,12 @@ class Board(widgets.VBox):
                 targets.add(cells[n])
         return frozenset(targets)
 
+    def _toggle_pause(self) -> None:
+        if self.session.paused:
+            self.session.resume()
+        else:
+            self.session.pause()
+
     def _toggle_cards(self) -> None:
         if self.session.showing_all:
             self.hide_cards()
@@ -444,6 +453,14 @@ class Board(widgets.VBox):
         self.undo_button.tooltip = view.undo or "Nothing to take back"
         self.redo_button.disabled = "redo" not in enabled
         self.agent_button.disabled = "agent" not in enabled
+        self.agent_button.tooltip = view.agent
+        self.pause_button.description = "Resume agents" if self.session.paused else "Pause agents"
+        self.pause_button.disabled = not ({"pause", "resume"} & enabled)
+        self.pause_button.tooltip = (
+            "Agents wait; Agent move plays one move at a time"
+            if not self.session.paused
+            else "Let the agents move by themselves again"
+        )
         self.new_game_button.disabled = "new" not in enabled
         self.show_all_button.layout.display = "none" if self.game.info.perfect_information else None
         self.show_all_button.description = "Hide cards" if self.session.showing_all else "Show all cards"
@@ -505,12 +522,16 @@ class Board(widgets.VBox):
         """A link to this page with the game at this move: opened, or copied with the browser's
         "Copy link" (no script needed)."""
         query = self.share_query
-        self.link.value = (
-            f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move">'
-            f"Link to this position</a> {_COPY_LINK}"
-            if query
-            else ""
-        )
+        if query:
+            self.link.value = (
+                f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move" '
+                f'style="{_LINK_STYLE}">Link to this position</a> {_COPY_LINK}'
+            )
+        else:  # hidden information: the moves would tell what a seat may not see
+            self.link.value = (
+                "<small>No link to this position: a link lists the moves, and they would show "
+                "the cards a player may not see.</small>"
+            )
 
     def _sync_buttons(self, hidden: bool) -> None:
         """A button per legal action without a cell, and one per action the clicks complete."""
@@ -645,6 +666,10 @@ _COPY_LINK = (
     ".then(() => { this.textContent = 'Copied'; }, () => { this.textContent = 'Copy failed: use the link'; })"
     '">Copy link</button>'
 )
+
+
+#: An anchor that looks like one whatever the page's stylesheet (Voila's resets links' colour).
+_LINK_STYLE = "color: #1565c0; text-decoration: underline; cursor: pointer"
 
 
 def _wrapping() -> widgets.Layout:

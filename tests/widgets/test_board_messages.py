@@ -223,6 +223,7 @@ def test_a_link_opens_the_same_game_at_the_same_move():
     query = board.share_query
     assert query.startswith("game=cross_endodoi&seeds_per_hole=6&move=") and query.endswith("&at=3")
     assert f'href="?{query.replace("&", "&amp;")}"' in board.link.value
+    assert "text-decoration: underline" in board.link.value  # it looks like a link
     opened = Board.from_query("?" + query, seats=["human", "random"])
     assert opened.state == board.state and opened.line == board.line
     assert [label for label, _ in opened.moves.options] == [label for label, _ in board.moves.options]
@@ -253,7 +254,8 @@ def test_a_bad_link_opens_a_fresh_game_and_says_why():
 
 def test_no_link_with_hidden_information():
     board = Board("test_hidden_card", seats=["human", "random"])
-    assert board.share_query == "" and board.link.value == ""
+    assert board.share_query == "" and "href" not in board.link.value
+    assert board.link.value.startswith("<small>No link to this position: a link lists the moves")  # says why
 
 
 def test_an_app_with_its_own_options_opens_links_under_the_links_options():
