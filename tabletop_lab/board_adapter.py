@@ -73,6 +73,17 @@ class BoardAdapter:
 
     def __init__(self, game: Game):
         self.game = game
+        #: The step of the last move shown alone (1..``steps(state)``), ``None``: the whole move.
+        self.step: int | None = None
+
+    def steps(self, state: State) -> int:
+        """How many steps of the last move the board can show one at a time (a relay's laps);
+        0 when there is nothing to step through (the default)."""
+        return 0
+
+    def step_name(self) -> str:
+        """What a step is called ("lap")."""
+        return "step"
 
     def setup(self, figure: Any) -> Any:
         """Create the board's axes and artists on ``figure`` (once); return the axes."""

@@ -58,7 +58,8 @@ class Board(widgets.VBox):
 
     Programmatic use: ``play(move)``, ``press(label)``, ``ready()``, ``undo()``, ``redo()``,
     ``jump(turn)``, ``new_game(**options)``, ``load(text)``, ``show_all_cards()``, ``hide_cards()``,
-    ``record()``, ``click_cell(cell)``, ``handle_click(x, y)``, ``cell_centre(cell)``, ``state``;
+    ``record()``, ``click_cell(cell)``, ``handle_click(x, y)``, ``cell_centre(cell)``, ``show_step(delta)``
+    (a long move step by step), ``state``;
     ``session`` is the ``PlaySession`` it draws.
     """
 
@@ -144,6 +145,12 @@ class Board(widgets.VBox):
         self.action_buttons.add_class("tl-actions")
         self.choice_row = widgets.HBox()
         self.choice_row.add_class("tl-choices")
+        self.step_label = _label("tl-step-label")
+        self.step_prev = self._button("‹ Previous", "tl-step-prev", lambda: self.show_step(-1))
+        self.step_next = self._button("Next ›", "tl-step-next", lambda: self.show_step(+1))
+        self.step_all = self._button("Whole move", "tl-step-all", lambda: self.show_step(None))
+        self.step_row = widgets.HBox([self.step_label, self.step_prev, self.step_next, self.step_all])
+        self.step_row.add_class("tl-steps")
         self.undo_button = self._button("Undo", "tl-undo", self.undo)
         self.redo_button = self._button("Redo", "tl-redo", self.redo)
         self.agent_button = self._button("Agent move", "tl-agent-move", self.session.agent_move)
@@ -175,6 +182,7 @@ class Board(widgets.VBox):
             self.legend,
             self.action_buttons,
             self.choice_row,
+            self.step_row,
             widgets.HBox(
                 [self.undo_button, self.redo_button, self.agent_button, self.pause_button, self.show_all_button]
             ),
@@ -381,6 +389,35 @@ class Board(widgets.VBox):
                 targets.add(cells[n])
         return frozenset(targets)
 
+    def show_step(self, delta: int | None) -> None:
+        """Step through the last move (a relay's laps): ``+1`` the next step (the first one from
+        the whole move), ``-1`` the one before, ``None`` the whole move again."""
+        total = self.adapter.steps(self._state)
+        if not total:
+            raise ValueError("the last move has no steps to show one by one")
+        if delta is None:
+            self.adapter.step = None
+        else:
+            current = self.adapter.step or (0 if delta > 0 else total + 1)
+            self.adapter.step = min(max(current + delta, 1), total)
+        self._render()
+
+    def _sync_steps(self) -> None:
+        total = 0 if self.session.handing_over is not None else self.adapter.steps(self._state)
+        self.step_row.layout.display = None if total else "none"
+        if not total:
+            self.step_label.value = ""
+            return
+        name, step = self.adapter.step_name(), self.adapter.step
+        self.step_label.value = (
+            f"The last move, {name} by {name}: {total} {name}s"
+            if step is None
+            else f"{name.capitalize()} {step} of {total}"
+        )
+        self.step_prev.disabled = step == 1
+        self.step_next.disabled = step == total
+        self.step_all.disabled = step is None
+
     def _toggle_pause(self) -> None:
         if self.session.paused:
             self.session.resume()
@@ -424,6 +461,7 @@ class Board(widgets.VBox):
     def _on_session(self) -> None:
         """The session changed: forget the clicks towards an action, and draw its new state."""
         self._clicks, self._choices = (), []
+        self.adapter.step = None  # a new position shows its whole last move
         self.errors.clear()  # a message about the state left ("the game is over") is stale now
         if self.session.game is not self._drawn_game:
             self._set_game(self.session.game)
@@ -436,6 +474,7 @@ class Board(widgets.VBox):
         hidden = view.curtain is not None
         self._draw()
         self._sync_buttons(hidden)
+        self._sync_steps()
         self.status.value = view.status
         self.you_label.value = view.you
         self.notice.value = view.notice

@@ -39,13 +39,23 @@ class Adapter(BoardAdapter):
         """Everything is public in Cross-endodoi, so ``viewer`` changes nothing; ``selected`` is
         always empty (one click is a whole move). The title tells the last move only: the
         board's status line says whose turn it is."""
-        self.view.update(state, highlight=targets, preview=preview, title=render.last_move_text(state))
+        lap = self.step if preview is None and self.step is not None and self.step <= self.steps(state) else None
+        self.view.update(state, highlight=targets, preview=preview, title=render.last_move_text(state), lap=lap)
+
+    def steps(self, state: CrossEndodoiState) -> int:
+        """The laps of the last move, when there are several (a relay), to show one by one."""
+        report = state.last_move
+        return len(report.laps) if report is not None and len(report.laps) > 1 else 0
+
+    def step_name(self) -> str:
+        return "lap"
 
     def legend(self) -> str:
         return (
             "South's row is the lower one, its store on the right; North's the upper one, its store on "
             "the left. Green rings: holes you may sow. Hovering over one previews the move: counts "
-            "now→after, its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
+            "now→after, its laps dashed. Numbered arrows: the laps of the last move (step through a long "
+            "relay lap by lap below the board); ×: a capture."
         )
 
     def result_words(self, state: CrossEndodoiState) -> str:
