@@ -139,15 +139,15 @@ def guarded(method: Callable) -> Callable:
 
 
 def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
-    """(label, spec) pairs for a seat picker: "Human" first, then every agent that supports
+    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports
     ``game`` (its own agents too), labelled in words (``Agent.display_name``).
 
     >>> agent_choices()[:3]
-    [('Human', 'human'), ('Random', 'random'), ('Greedy', 'greedy')]
+    [('human', 'human'), ('Random', 'random'), ('Greedy', 'greedy')]
     >>> agent_choices()[3]
     ('MCTS, 300 playouts', 'mcts:iterations=300')
     """
-    choices = [("Human", HUMAN)] if human else []
+    choices = [(HUMAN, HUMAN)] if human else []
     for name in AGENTS if game is None else agents_for(game):
         spec = QUICK_SPECS.get(name, name)
         choices.append((make_agent(spec, game=game).display_name, spec))

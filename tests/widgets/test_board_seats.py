@@ -243,7 +243,7 @@ def test_sinomilia_hot_seat_each_player_gets_their_own_cards_after_the_hand_over
 def test_pickers_and_the_status_name_agents_in_words_and_fit_them():
     board = Board("capitals", seats=["human", "mcts:iterations=300", "human", "random"])
     labels = [label for label, _ in board.seat_pickers[1].options]
-    assert labels[:3] == ["Human", "Random", "Greedy"] and "MCTS, 300 playouts" in labels
+    assert labels[:3] == ["human", "Random", "Greedy"] and "MCTS, 300 playouts" in labels
     assert not [label for label in labels if ":" in label or "=" in label]  # no raw settings
     assert all(p.layout.width == "max-content" and p.style.description_width == "initial" for p in board.seat_pickers)
     sinomilia = Board("sinomilia", seats=["human", "sinomilia_heuristic:bluff=0.5"])
