@@ -69,9 +69,9 @@ def square_polygon(square: str | int) -> list[tuple[float, float]]:
 TEAM_NAMES = ("White", "Black")
 
 
-def result_words(state: CapitalsState) -> str:
+def result_words(state: CapitalsState, detail: bool = True) -> str:
     """The end in words: who won and why (the fallen Capitals, or who has no pieces left, or the
-    cycle cap), then each team's game points and where they come from (rule 5.4)."""
+    cycle cap), then each team's game points and, with ``detail``, where they come from (rule 5.4)."""
     result = state.result()
     if result is None:
         raise ValueError("capitals: the game is not over, so it has no result to word")
@@ -86,10 +86,10 @@ def result_words(state: CapitalsState) -> str:
         else:
             why = f"{loser} has no pieces left on the board"
         how = f"{winner} wins: {why}"
-    return f"Game over: {how}. Game points: {_points_words(state, result)}"
+    return f"Game over: {how}. Game points: {_points_words(state, result, detail)}"
 
 
-def _points_words(state: CapitalsState, result) -> str:
+def _points_words(state: CapitalsState, result, detail: bool = True) -> str:
     """Each team's game points with their terms: 2 per caged opponent piece (winner only), ±1 per Altar piece."""
     points = state.game_points()
     winner = -1 if result.is_draw else result.winners[0] & 1
@@ -108,8 +108,8 @@ def _points_words(state: CapitalsState, result) -> str:
                 terms.append(f"+{theirs} on the Altars")
             if own:
                 terms.append(f"−{own} own on the Altars")
-        detail = f" ({', '.join(terms)})" if terms else ""
-        parts.append(f"{TEAM_NAMES[team]} {points[team]}{detail}")
+        shown = f" ({', '.join(terms)})" if terms and detail else ""
+        parts.append(f"{TEAM_NAMES[team]} {str(points[team]).replace('-', '−')}{shown}")
     return ", ".join(parts)
 
 
@@ -118,7 +118,7 @@ def status_text(state: CapitalsState) -> str:
     data = state.snapshot()
     cycle = f"Cycle {data['cycle']}" + (" · HUNGER EPOCH" if data["cycle"] % 4 == 0 else "")
     if state.result() is not None:
-        return f"{cycle} · {result_words(state).removeprefix('Game over: ')}"
+        return f"{cycle} · {result_words(state, detail=False).removeprefix('Game over: ')}"
     actor = data["actor"]
     doing = ""
     if data["releases"]:

@@ -21,6 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch
 
+from ...board_adapter import wrap_title
 from .rules import PLAYER_NAMES, SinomiliaState
 
 __all__ = ["AXES_RECT", "FIGSIZE", "draw", "card_xy", "set_card_xy", "status_text", "report_text"]
@@ -82,7 +83,9 @@ def draw(state: SinomiliaState, ax: Axes | None = None, *, viewer: int | None = 
             linespacing=1.4,
             color=FELT_INK,
         )
-    ax.set_title(title if title is not None else status_text(state, viewer), fontsize=11)
+    ax.set_title(
+        wrap_title(title if title is not None else status_text(state, viewer), ax.figure.get_figwidth()), fontsize=11
+    )
     return ax
 
 
