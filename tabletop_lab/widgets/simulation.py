@@ -113,6 +113,7 @@ class SimulationPanel(widgets.VBox):
             value="rotate",
             description="Seats",
             style=style,
+            layout=widgets.Layout(width="max-content"),  # its long choices are never cut off
         )
         self.seats.add_class("tl-sim-seats")
         self.seats.observe(lambda change: self._relabel_seats(), names="value")
