@@ -383,3 +383,17 @@ def _rss_mb() -> float:
     with open("/proc/self/statm") as f:
         pages = int(f.read().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def test_the_pause_button_pauses_and_resumes_the_agents():
+    board = Board(seats=["random", "random"], seed=2)  # no loop: the agents play the game out at once
+    assert board.state.is_terminal() and board.pause_button.description == "Pause agents"
+    board.undo()  # back to a position an agent plays from: they wait there
+    board.undo()
+    board.pause_button.click()
+    assert board.session.paused and board.pause_button.description == "Resume agents"
+    before = len(board.state.history())
+    board.agent_button.click()  # one move while paused
+    assert len(board.state.history()) == before + 1 and board.agent_button.tooltip
+    board.pause_button.click()
+    assert not board.session.paused and board.state.is_terminal()  # resumed: they play it out

@@ -102,6 +102,17 @@ class Adapter(BoardAdapter):
     def button_label(self, state: SygoState, action: int) -> str:
         return BUTTONS.get(action, state.action_to_string(action))
 
+    def preview(self, state: SygoState, action: int) -> tuple[Any, str]:
+        """What a click here does, in words: a new stone, or a group growing (before the click)."""
+        text = state.action_to_string(action)
+        kind, _, point = text.partition(" ")
+        if kind == "grow":
+            return None, f"{point}: grows your group there (growth: each of your groups grows by one stone)"
+        if kind == "place":
+            balancing = state.mid_turn()
+            return None, f"{point}: places a new stone" + (" (Black's balancing move)" if balancing else "")
+        return None, text
+
     def result_words(self, state: SygoState) -> str:
         return render.result_words(state)
 
