@@ -2,7 +2,8 @@
 
 Errors raised inside widget callbacks vanish silently in Jupyter and Voila, so every callback
 reports into an ``ErrorLog`` instead: the player's mistakes (``ValueError``s) and the engine's
-limits (``EngineLimitError``) as one line, anything else as a full traceback.
+limits (``EngineLimitError``) as one line (a refusal by the rules in the player's words, its
+rule under a "why?"), anything else as a bug: one line, its traceback folded under it.
 """
 
 from __future__ import annotations
