@@ -3,18 +3,19 @@
 The engines' messages name the rule they apply, as "(rule 2.1)", "(rule 2.4.3: one stone per
 group)" or "(Decision 10)": the section numbers of ``docs/rules/<game>.md``. ``rule_reference``
 finds that reference in a message, ``section`` reads the section it names from the game's rules
-page: its heading and text (``None`` when the page is not at hand, as in an installed wheel,
-which ships no docs; the app then cites the page and the section number only).
+page (the checkout's, or the copy a wheel ships: ``tabletop_lab.resources``): its heading and
+text (``None`` when the page has no such section; the app then cites the page and the number).
 
-Standard library only: the rules layer may use this module's ``rule_reference`` too.
+Standard library and ``resources`` only (no rendering, widgets or Jupyter).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 from typing import NamedTuple
+
+from .resources import shipped_root
 
 __all__ = ["Section", "rule_reference", "rules_page", "section", "without_reference"]
 
@@ -25,8 +26,6 @@ _REFERENCE = re.compile(
 )
 _DECISION = re.compile(r"\bDecision\s+(?P<number>[0-9]+)\b")
 _RULE = re.compile(r"\b(?:rules?|section)\s+(?P<number>[0-9]+(?:\.[0-9]+)*)")
-
-_CHECKOUT_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 
 class Section(NamedTuple):
@@ -103,7 +102,7 @@ def section(game: str, ref: str, limit: int = 900) -> Section | None:
 
 @functools.cache
 def _page(game: str) -> str | None:
-    path = _CHECKOUT_DOCS / f"{game}.md"
+    path = shipped_root() / "docs" / "rules" / f"{game}.md"
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
