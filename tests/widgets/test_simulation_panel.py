@@ -1,5 +1,7 @@
 """SimulationPanel runs ``simulate`` in a thread, then shows win rates and a plot."""
 
+import threading
+
 import pytest
 
 from tabletop_lab.agents import agents_for
@@ -53,9 +55,16 @@ def test_results_come_in_chunks_and_a_new_run_clears_the_old_ones():
     assert len(df) == 40 and list(df["game_id"]) == list(range(40))
     assert sum("Win rates, 10 games" in t for t in shown) == 1  # the first chunk's table came first
     assert "Download the rows (CSV)" in panel.downloads.value and "Parquet" in panel.downloads.value
-    panel.run()
-    assert panel.results is None and panel.downloads.value == ""  # cleared at once
+    shown.clear()
+    downloads = []
+
+    def on_downloads(change):
+        downloads.append((change["new"], threading.current_thread() is threading.main_thread()))
+
+    panel.downloads.observe(on_downloads, names="value")
+    panel.run()  # the old results go at once, in run() itself: the new run's first chunk comes after
     assert len(panel.wait(timeout=120)) == 40
+    assert downloads[0] == ("", True) and shown[0] == "" and "Win rates, 10 games" in shown[1]
 
 
 def test_stop_keeps_the_finished_games():
