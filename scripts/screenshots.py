@@ -1,12 +1,13 @@
 """Screenshots of every game's Play board (start, mid-game, end; the hand-over curtain where
 cards are hidden) and of the documentation site's page for one game, in headless Chromium.
 
-    .venv/bin/python scripts/screenshots.py [boards|site|all] [--out DIR]
+    .venv/bin/python scripts/screenshots.py [boards|study|site|all] [--out DIR]
 
 Each picture is a board served by Voila exactly as the Play apps are (``voila_command``, quick
 mode), from a scratch folder of one-cell notebooks: the game's Play app seats, its moves from a
 seeded random game (so every run draws the same positions), shown at the start, halfway and
-after the last move. ``site`` builds the docs (``mkdocs build --strict``, notebooks not
+after the last move. ``study`` photographs the repository's Study app at 1280 px, for every
+game, after a run of 100 games between its first two agents. ``site`` builds the docs (``mkdocs build --strict``, notebooks not
 executed) and photographs ``games/sygo.html``. Pictures go to ``test-artifacts/screenshots/``
 (git-ignored) unless ``--out`` says otherwise. Needs Debian's ``chromium`` and the ``test`` and
 ``docs`` extras (``bash scripts/setup.sh test``).
@@ -123,15 +124,8 @@ def photograph_boards(browser, out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         write_checkout(root, cells)
-        port = free_port()
-        # closed pages keep their kernels until culled: allow one per picture
-        command = voila_command(port, root=root, preheat=0, max_kernels=32)
-        env = {**os.environ, "TABLETOP_QUICK": "1"}
-        with open(out / "voila.log", "w") as log:
-            server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        server, base = serve(root, out)
         try:
-            base = f"http://127.0.0.1:{port}/voila/render"
-            wait_for(f"{base}/index.ipynb")
             for stem in cells:
                 page = browser.new_page(viewport={"width": 1280, "height": 1100})
                 page.goto(f"{base}/{stem}.ipynb", timeout=180_000)
@@ -147,6 +141,47 @@ def photograph_boards(browser, out: Path) -> list[Path]:
         finally:
             server.terminate()
             server.wait(30)
+    return saved
+
+
+def serve(root: Path, out: Path) -> tuple[subprocess.Popen, str]:
+    """A Voila server of ``root/notebooks/apps`` in quick mode and its render URL."""
+    port = free_port()
+    # closed pages keep their kernels until culled: allow one per picture
+    command = voila_command(port, root=root, preheat=0, max_kernels=32)
+    env = {**os.environ, "TABLETOP_QUICK": "1"}
+    with open(out / f"voila-{port}.log", "w") as log:
+        server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}/voila/render"
+    wait_for(f"{base}/index.ipynb")
+    return server, base
+
+
+def photograph_study(browser, out: Path) -> list[Path]:
+    server, base = serve(ROOT, out)
+    saved = []
+    try:
+        for name in PLAY_APPS:
+            page = browser.new_page(viewport={"width": 1280, "height": 1100})
+            page.goto(f"{base}/study.ipynb", timeout=180_000)
+            panel = page.locator(".tl-sim")
+            expect(panel.locator(".tl-sim-status")).to_have_text("idle", timeout=120_000)
+            panel.locator(".tl-sim-game select").select_option(label=load_game(name).info.title)
+            page.wait_for_timeout(1000)  # the game's options and seats
+            games = panel.locator(".tl-sim-games input")
+            games.fill("100")
+            games.press("Enter")
+            panel.locator(".tl-sim-run").click()
+            expect(panel.locator(".tl-sim-status")).to_contain_text("done", timeout=600_000)
+            page.wait_for_timeout(1000)  # the plot
+            path = out / f"study-{name}.png"
+            page.screenshot(path=path, full_page=True)
+            saved.append(path)
+            print(f"{path}: {panel.locator('.tl-sim-status').inner_text()}")
+            page.close()
+    finally:
+        server.terminate()
+        server.wait(30)
     return saved
 
 
@@ -172,7 +207,7 @@ def photograph_site(browser, out: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "test-artifacts" / "screenshots")
-    parser.add_argument("what", nargs="?", choices=("boards", "site", "all"), default="all")
+    parser.add_argument("what", nargs="?", choices=("boards", "study", "site", "all"), default="all")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
@@ -182,6 +217,8 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--disable-gpu", "--no-first-run"])
         if args.what in ("boards", "all"):
             photograph_boards(browser, args.out)
+        if args.what in ("study", "all"):
+            photograph_study(browser, args.out)
         if args.what in ("site", "all"):
             photograph_site(browser, args.out)
         browser.close()
