@@ -108,17 +108,35 @@ def _nth_point(bits, at, words, k):
 
 
 # ----------------------------------------------------------------------------- layouts
-# A node: node[k * W:(k + 1) * W] for k = 0 added, 1 mover, 2 opponent, 3 grown, 4 closed,
-# 5 captured (W words). The turn's start, three arrays: ``pt`` (per point: start group, opponent
-# group, -1 where none; then its 4 neighbours, fixed: a point's sources and the opponent groups it
-# is a liberty of are the numbers on its neighbours),
-# ``tb`` (bitsets per opponent group: 0 liberties, 1 stones, 2 start groups touching it, filled
-# when first needed; per start group: 3 its stones, 4 its liberties), ``tv`` (the root node, the
-# growable points, then the number of start groups and of opponent groups (numbers without a
-# group are allowed: no stones, no liberties), balancing, all_growth, whether plane 2 is filled). Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at
-# every action ``fb``, flat bitsets (row r at fb[r * W:(r + 1) * W], the board size last) that it
-# indexes with offsets rather than views.
+# Each array below is named by what it holds, its rows and fields by the constants after it
+# (W: the words of a bitset, ``(points + 31) >> 5``).
+#
+# A board (``_play``'s ``board``): white's stones, black's (W words each), then at ``2 * W`` the
+# flags _TO_MOVE, _HAS_GROWN, _PASSES, _MID_TURN (``SygoState``'s to_move, grown, passes and
+# whether a turn is in progress).
+# A node (``growth.Node``): six bitsets, field f at ``node[f * W:(f + 1) * W]``: the stones
+# added, the mover's and the opponent's stones now, the start groups grown and closed, the
+# opponent groups reversed (captured).
+# The turn's start (``growth.Turn``), three arrays:
+#   ``pt``: per point, columns _GID (its start group), _OID (its opponent group), -1 where none,
+#     then its 4 neighbours from _NBR (fixed, -1 after the last): a point's sources and the
+#     opponent groups it is a liberty of are the numbers on its neighbours;
+#   ``tb``: bitsets per group, planes _LIBS, _STONES, _TOUCH (the start groups next to it, filled
+#     when first needed) of each opponent group, _START (stones), _MLIBS (liberties) of each
+#     start group;
+#   ``tv``: the root node (fields as a node's), the growable points (field _TV_GROWABLE), then
+#     from ``_TV_COUNTS * W`` the slots _N_START_GROUPS, _N_OPP_GROUPS (numbers without a group
+#     are allowed: no stones, no liberties), _BALANCING_NOW, _ALL_GROWTH, _TOUCH_FILLED.
+# Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at every action
+# ``fb``, flat bitsets (row r at ``fb[r * W:(r + 1) * W]``, the board size last) that it indexes
+# with offsets rather than views.
 
+_TO_MOVE, _HAS_GROWN, _PASSES, _MID_TURN = range(4)  # a board's flags, from 2 * W
+_NODE_ADDED, _NODE_MOVER, _NODE_OPP, _NODE_GROWN, _NODE_CLOSED, _NODE_CAPTURED = range(6)  # node fields
+_NODE_FIELDS = 6
+_TV_GROWABLE, _TV_COUNTS = 6, 7  # tv's fields after the root node's
+_N_START_GROUPS, _N_OPP_GROUPS, _BALANCING_NOW, _ALL_GROWTH, _TOUCH_FILLED = range(5)  # tv's slots
+_TV_SLOTS = 5
 _GID, _OID, _NBR = 0, 1, 2  # _NBR: the 4 neighbours (fixed), -1 after the last
 _LIBS, _STONES, _TOUCH, _START, _MLIBS = range(5)  # per start group: _START its stones, _MLIBS its liberties
 # wb rows

@@ -10,6 +10,7 @@ import numpy as np
 from ...jit import copy_into, grown_rows, njit
 from .kernel_bits import (
     _AROUND,
+    _BALANCING_NOW,
     _CONSTRAINED,
     _EXTRA,
     _FILLED,
@@ -17,7 +18,14 @@ from .kernel_bits import (
     _GROUP,
     _LIBS,
     _MOVER,
+    _N_OPP_GROUPS,
     _NBR,
+    _NODE_ADDED,
+    _NODE_CAPTURED,
+    _NODE_CLOSED,
+    _NODE_FIELDS,
+    _NODE_GROWN,
+    _NODE_MOVER,
     _OPP,
     _ORDER,
     _PTS,
@@ -26,6 +34,8 @@ from .kernel_bits import (
     _STACK,
     _STONES,
     _TOUCH,
+    _TOUCH_FILLED,
+    _TV_COUNTS,
     _USED,
     _is_zero,
     _points,
@@ -56,10 +66,10 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
     """Whether the growth stones ``extra`` have a valid order after ``node`` (``Turn.order``)."""
     words = extra.shape[0]
     added, grown, closed, captured = (
-        node[:words],
-        node[3 * words : 4 * words],
-        node[4 * words : 5 * words],
-        node[5 * words : 6 * words],
+        node[_NODE_ADDED * words : _NODE_MOVER * words],
+        node[_NODE_GROWN * words : _NODE_CLOSED * words],
+        node[_NODE_CLOSED * words : _NODE_CAPTURED * words],
+        node[_NODE_CAPTURED * words : _NODE_FIELDS * words],
     )
     used, stones, constrained = wb[_USED], wp[_ORDER], wp[_CONSTRAINED]
     k = _points(extra, stones)
@@ -71,9 +81,9 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
             return False
         _add_sources(p, pt, used)
     nc = 0
-    if tv[7 * words + 4] == 0:
+    if tv[_TV_COUNTS * words + _TOUCH_FILLED] == 0:
         _touching(pt, tb, tv, wb)
-    for h in range(tv[7 * words + 1]):
+    for h in range(tv[_TV_COUNTS * words + _N_OPP_GROUPS]):
         if (captured[h >> 5] >> (h & 31)) & 1:
             continue
         whole = True
@@ -120,12 +130,12 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
 
 
 @njit
-def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
+def _completable(node, extra0, mode, q0, pt, tb, tv, wb, wp):
     """Whether growth stones including ``extra0`` can follow ``node`` and end the turn legally
     (``Turn.completable``): ``mode`` _NONE (finish), _FIXED (placing ``q0``) or _ANY."""
     words = extra0.shape[0]
-    added = node[:words]
-    free = mode == _ANY and tv[7 * words + 2] == 1
+    added = node[_NODE_ADDED * words : _NODE_MOVER * words]
+    free = mode == _ANY and tv[_TV_COUNTS * words + _BALANCING_NOW] == 1
     filled, mover, opp, group, around, qbit = wb[_FILLED], wb[_MOVER], wb[_OPP], wb[_GROUP], wb[_AROUND], wb[_QBIT]
     remaining, pts, stack_pts, extra = wb[_REMAINING], wp[_PTS], wp[_STACK], wb[_EXTRA]
     stack = np.empty((16, words + 1), np.int64)  # rows: growth stones, then placement or -1
@@ -144,7 +154,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
         _position(filled, tb, tv, mover, opp)
         qbit[:] = 0
         if q >= 0:
-            if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, nbr):
+            if ((mover[q >> 5] >> (q & 31)) & 1) or ((opp[q >> 5] >> (q & 31)) & 1) or _touches_mover(q, mover, pt):
                 continue
             qbit[q >> 5] |= np.int64(1) << (q & 31)
             filled[q >> 5] |= np.int64(1) << (q & 31)
@@ -152,17 +162,17 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, nbr, wb, wp):
         d = _lowest_dead(mover, opp, wb)
         if d < 0:
             return True
-        _flood(d, mover, group, nbr, stack_pts)
+        _flood(d, mover, group, pt, stack_pts)
         around[:] = 0
         n = _points(group, pts)
         for i in range(n):
             for k in range(4):
-                y = nbr[pts[i], k]
+                y = pt[pts[i], _NBR + k]
                 if y < 0:
                     break
                 if (opp[y >> 5] >> (y & 31)) & 1:
                     around[y >> 5] |= np.int64(1) << (y & 31)
-        for h in range(tv[7 * words + 1]):
+        for h in range(tv[_TV_COUNTS * words + _N_OPP_GROUPS]):
             touching = False
             for w in range(words):
                 if tb[_STONES, h, w] & around[w]:

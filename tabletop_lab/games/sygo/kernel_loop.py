@@ -14,6 +14,8 @@ from ...kernels import CUT, FINISHED, REPLAY
 from .kernel_bits import (
     _ADDED,
     _ALIVE,
+    _ALL_GROWTH,
+    _BALANCING_NOW,
     _BOARD_FULL,
     _BOARD_NOT_FIRST,
     _BOARD_NOT_LAST,
@@ -25,16 +27,29 @@ from .kernel_bits import (
     _FULL,
     _GROW_CHECK,
     _GROW_OK,
+    _HAS_GROWN,
+    _MID_TURN,
     _MOVER,
     _NBR,
     _NEAR,
+    _NODE_ADDED,
+    _NODE_CLOSED,
+    _NODE_FIELDS,
+    _NODE_GROWN,
+    _NODE_MOVER,
+    _NODE_OPP,
     _NOT_FIRST,
     _NOT_LAST,
     _OPEN,
     _OPP,
+    _PASSES,
     _PLACE_CHECK,
     _PLACE_OK,
     _START,
+    _TO_MOVE,
+    _TV_COUNTS,
+    _TV_GROWABLE,
+    _TV_SLOTS,
     _WAVE,
     _WB_ROWS,
     _ZERO,
@@ -71,16 +86,16 @@ _OVERFLOW = -2  # _play's answer when the witness store overflows
 
 
 @_inline
-def _end_ok(node, q, pt, tb, tv, nbr, wb, wp, maximal):
+def _end_ok(node, q, pt, tb, tv, wb, wp, maximal):
     """Whether the growth turn can end now: finish (``q`` = -1) or the balancing stone ``q``
     (``SygoState._end_reason``; ``q`` is known to be a placement point). ``maximal``: under
     ``growth="all"`` (a constant: see ``_run``)."""
     words = wb.shape[1]
-    added = node[:words]
+    added = node[_NODE_ADDED * words : _NODE_MOVER * words]
     mover, opp = wb[_MOVER], wb[_OPP]
     if q < 0:
-        copy_into(mover, node[words : 2 * words])
-        copy_into(opp, node[2 * words : 3 * words])
+        copy_into(mover, node[_NODE_MOVER * words : _NODE_OPP * words])
+        copy_into(opp, node[_NODE_OPP * words : _NODE_GROWN * words])
     else:
         filled = added.copy()
         filled[q >> 5] |= np.int64(1) << (q & 31)
@@ -88,12 +103,12 @@ def _end_ok(node, q, pt, tb, tv, nbr, wb, wp, maximal):
     if _lowest_dead(mover, opp, wb) >= 0:
         return False
     if maximal:
-        return _extension(added.copy(), q, pt, tb, tv, nbr, wb, wp) < 0
+        return _extension(added.copy(), q, pt, tb, tv, wb, wp) < 0
     return True
 
 
 @_borrowing
-def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, after):
+def _legal_masks(node, mid, breathing, pt, tb, tv, fb, wb, wp, points, after):
     """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) as
     bitsets in ``fb``: the placements in row _PLACE_OK, the growth stones in row _GROW_OK, as
     far as the engine's shortcut and the quick tests settle them; the other candidates in rows
@@ -107,12 +122,12 @@ def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, afte
     after a growth stone of row _BREATHING: the growth stones that the quick tests found legal
     (their group breathes, and the node's others did)."""
     words = wb.shape[1]
-    mover, opp, grown, closed = words, 2 * words, 3 * words, 4 * words
-    growable = 6 * words
+    mover, opp, grown, closed = _NODE_MOVER * words, _NODE_OPP * words, _NODE_GROWN * words, _NODE_CLOSED * words
+    growable = _TV_GROWABLE * words
     empty, near, open_ = _EMPTY * words, _NEAR * words, _OPEN * words
     place_ok, grow_ok = _PLACE_OK * words, _GROW_OK * words
     place_check, grow_check = _PLACE_CHECK * words, _GROW_CHECK * words
-    all_growth = tv[7 * words + 3] == 1
+    all_growth = tv[_TV_COUNTS * words + _ALL_GROWTH] == 1
     for w in range(words):
         fb[empty + w] = fb[_FULL * words + w] & ~(node[mover + w] | node[opp + w])
     _spread(node, mover, fb, np.int64(_NEAR))
@@ -125,7 +140,7 @@ def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, afte
     for w in range(words):
         fb[place_ok + w] = 0
         fb[place_check + w] = 0
-    if not mid or tv[7 * words + 2]:
+    if not mid or tv[_TV_COUNTS * words + _BALANCING_NOW]:
         for w in range(words):
             single = fb[empty + w] & ~fb[near + w]
             fb[place_ok + w] = single & fb[open_ + w] if shortcut else 0
@@ -157,7 +172,7 @@ def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, afte
         m = _points_at(fb, place_check, words, points)
         for i in range(m):
             q = points[i]
-            if _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, nbr, wb, wp):
+            if _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, wb, wp):
                 fb[place_ok + (q >> 5)] |= np.int64(1) << (q & 31)
             fb[place_check + (q >> 5)] &= ~(np.int64(1) << (q & 31))
     if not node_dead:  # growth: when the new stone's group breathes, the turn can end after it
@@ -166,7 +181,7 @@ def _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, afte
         for i in range(m):
             p = points[i]
             _grown_position(node, p, pt, tb, after, words)
-            if _breathes_from(p, after[mover : mover + words], after[opp : opp + words], nbr, wb, wp):
+            if _breathes_from(p, after[mover : mover + words], after[opp : opp + words], pt, wb, wp):
                 fb[grow_ok + (p >> 5)] |= np.int64(1) << (p & 31)
                 fb[grow_check + (p >> 5)] &= ~(np.int64(1) << (p & 31))
         for w in range(words):  # each of them leaves every mover group breathing
@@ -200,41 +215,39 @@ def _settle_next_to_two(node, mover, fb, words):
 
 
 @_inline
-def _check_candidates(
-    node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
-):
+def _check_candidates(node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal):
     """Decide what ``_legal_masks`` left open, in the engine's order (under ``growth="all"`` the
     witnesses found depend on it): finish, the placements of row _PLACE_CHECK, the growth
     stones of row _GROW_CHECK (the legal ones join rows _PLACE_OK, _GROW_OK). Returns finish's
     legality. ``points`` and ``after`` (a node) are scratch. ``maximal``: under ``growth="all"``,
     a constant, so that numba leaves the maximal-move search out of a growth="any" entry."""
     words = wb.shape[1]
-    mover, opp = words, 2 * words
+    mover, opp = _NODE_MOVER * words, _NODE_OPP * words
     if maximal and finish < 0:
         added = wb[_ADDED]
         for w in range(words):
             added[w] = node[w]
-        finish = 1 if _extension(added, np.int64(-1), pt, tb, tv, nbr, wb, wp) < 0 else 0
+        finish = 1 if _extension(added, np.int64(-1), pt, tb, tv, wb, wp) < 0 else 0
     m = _points_at(fb, _PLACE_CHECK * words, words, points)
     for i in range(m):
         q = points[i]
         if mid:
-            ok = _end_ok(node, q, pt, tb, tv, nbr, wb, wp, maximal)
+            ok = _end_ok(node, q, pt, tb, tv, wb, wp, maximal)
         else:
-            ok = _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, nbr, wb, wp)
+            ok = _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, wb, wp)
         if ok:
             fb[_PLACE_OK * words + (q >> 5)] |= np.int64(1) << (q & 31)
     m = _points_at(fb, _GROW_CHECK * words, words, points)
     known = n_witnesses[0]
     for i in range(m):
         p = points[i]
-        for j in range(6 * words):
+        for j in range(_NODE_FIELDS * words):
             after[j] = node[j]
-        _step(after, p, pt, tb, nbr, wb, wp)
+        _step(after, p, pt, tb, wb, wp)
         if maximal:
-            ok = _completable_all(after, pt, tb, tv, nbr, wb, wp, found, witnesses, n_witnesses)
+            ok = _completable_all(after, pt, tb, tv, wb, wp, found, witnesses, n_witnesses)
         else:  # "any": _legal_masks's quick test failed (or a group of the node has no liberty)
-            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, nbr, wb, wp)
+            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, wb, wp)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     if maximal and n_witnesses[0] > known:  # closed under the witnesses found meanwhile, as the engine's list
@@ -242,9 +255,9 @@ def _check_candidates(
             p = points[i]
             if (fb[_GROW_OK * words + (p >> 5)] >> (p & 31)) & 1:
                 continue
-            for j in range(6 * words):
+            for j in range(_NODE_FIELDS * words):
                 after[j] = node[j]
-            _step(after, p, pt, tb, nbr, wb, wp)
+            _step(after, p, pt, tb, wb, wp)
             if _witnessed(after, pt, tb, tv, wb, wp, witnesses, n_witnesses):
                 fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     return finish
@@ -269,7 +282,7 @@ def _scratch(nbr):
         for k in range(4):
             pt[p, _NBR + k] = nbr[p, k]
     tb = np.zeros((5, n_points, words), np.int64)
-    tv = np.zeros(7 * words + 5, np.int64)
+    tv = np.zeros(_TV_COUNTS * words + _TV_SLOTS, np.int64)
     fb = _flat_bitsets(nbr, words)
     wb = np.zeros((_WB_ROWS, words), np.int64)
     for w in range(words):
@@ -280,8 +293,8 @@ def _scratch(nbr):
     wp = np.zeros((4, n_points), np.int64)
     points = np.empty(n_points, np.int64)
     found = np.empty((1, words + 1), np.int64)
-    after = np.empty(6 * words, np.int64)  # scratch node
-    node = np.empty(6 * words, np.int64)
+    after = np.empty(_NODE_FIELDS * words, np.int64)  # scratch node
+    node = np.empty(_NODE_FIELDS * words, np.int64)
     return pt, tb, tv, fb, wb, wp, points, found, after, node
 
 
@@ -304,40 +317,38 @@ def _play(
     words = (n_points + 31) >> 5
     pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
     at = 2 * words
-    mid = board[at + 3] == 1
-    to_move = board[at]
+    mid = board[at + _MID_TURN] == 1
+    to_move = board[at + _TO_MOVE]
     n_stones = 0
     if mid:
-        bal = _balancing_now(balancing, to_move, board[at + 1])
+        bal = _balancing_now(balancing, to_move, board[at + _HAS_GROWN])
         _start_turn(
-            root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb, node, np.int64(0)
+            root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, wb, node, np.int64(0)
         )
-        for i in range(6 * words):
+        for i in range(_NODE_FIELDS * words):
             node[i] = tv[i]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
-            _step(node, stones[n_stones], pt, tb, nbr, wb, wp)
+            _step(node, stones[n_stones], pt, tb, wb, wp)
             n_stones += 1
     played = moves = 0
     breathing = np.int64(0)  # whether every mover group of the node is known to breathe
     reuse = np.int64(1 if mid else 0)  # whether the last turn's analysis is in pt, tb, tv
-    while played < budget and board[at + 2] < 2:
-        to_move = board[at]
+    while played < budget and board[at + _PASSES] < 2:
+        to_move = board[at + _TO_MOVE]
         if not mid:
             moves += 1
             for i in range(at):
                 root_board[i] = board[i]
-            bal = _balancing_now(balancing, to_move, board[at + 1])
-            _start_turn(
-                board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, nbr, wb, node, reuse
-            )
+            bal = _balancing_now(balancing, to_move, board[at + _HAS_GROWN])
+            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, wb, node, reuse)
             reuse = np.int64(1)
-            for i in range(6 * words):
+            for i in range(_NODE_FIELDS * words):
                 node[i] = tv[i]
             n_stones = 0
-        finish = _legal_masks(node, mid, breathing, pt, tb, tv, nbr, fb, wb, wp, points, after)
+        finish = _legal_masks(node, mid, breathing, pt, tb, tv, fb, wb, wp, points, after)
         if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):  # rows _PLACE_CHECK, _GROW_CHECK
             finish = _check_candidates(
-                node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
+                node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
             )
         first = finish if mid else 1  # finish, or pass at a turn's start
         if n_witnesses[0] < 0:
@@ -361,11 +372,11 @@ def _play(
         played += 1
         ended = True
         if action == PASS:
-            board[at + 2] += 1
+            board[at + _PASSES] += 1
         elif action >= FIRST_PLACE + n_points:
             p = action - FIRST_PLACE - n_points
             breathing = (fb[_BREATHING * words + (p >> 5)] >> (p & 31)) & 1
-            _step(node, p, pt, tb, nbr, wb, wp)
+            _step(node, p, pt, tb, wb, wp)
             stones[n_stones] = p
             n_stones += 1
             ended = False
@@ -374,21 +385,21 @@ def _play(
             if action != FINISH:
                 _place(node, action - FIRST_PLACE, pt, tb, words)
             for w in range(words):
-                board[words * to_move + w] = node[words + w]
-                board[words * (1 - to_move) + w] = node[2 * words + w]
-            board[at + 2] = 0
+                board[words * to_move + w] = node[_NODE_MOVER * words + w]
+                board[words * (1 - to_move) + w] = node[_NODE_OPP * words + w]
+            board[at + _PASSES] = 0
             if mid:
-                board[at + 1] = 1
+                board[at + _HAS_GROWN] = 1
         if ended:
-            board[at] = 1 - to_move
+            board[at + _TO_MOVE] = 1 - to_move
             mid = False
             n_stones = 0
             n_witnesses[0] = 0  # witnesses belong to one turn
     if mid:  # the board as it stands
         for w in range(words):
-            board[words * to_move + w] = node[words + w]
-            board[words * (1 - to_move) + w] = node[2 * words + w]
-    board[at + 3] = 1 if mid else 0
+            board[words * to_move + w] = node[_NODE_MOVER * words + w]
+            board[words * (1 - to_move) + w] = node[_NODE_OPP * words + w]
+    board[at + _MID_TURN] = 1 if mid else 0
     if n_stones < stones.shape[0]:
         stones[n_stones] = -1
     return played, moves, n_stones
@@ -498,7 +509,7 @@ def _run(
             continue
         white, black = board[:words], board[words : 2 * words]
         s_white, s_black = _scores(white, black, nbr)
-        out[g, 0] = FINISHED if board[2 * words + 2] >= 2 else CUT
+        out[g, 0] = FINISHED if board[2 * words + _PASSES] >= 2 else CUT
         out[g, 1] = played
         out[g, 2] = moves
         out[g, 3] = s_white
@@ -542,8 +553,8 @@ def _write_notations(boards, size, text):
                 )  # W B .
                 at += 1
         out[at] = 32
-        out[at + 1] = 87 if row[at_side] == 0 else 66
+        out[at + 1] = 87 if row[at_side + _TO_MOVE] == 0 else 66
         out[at + 2] = 32
-        out[at + 3] = 103 if row[at_side + 1] else 45  # g -
+        out[at + 3] = 103 if row[at_side + _HAS_GROWN] else 45  # g -
         out[at + 4] = 32
-        out[at + 5] = 48 + row[at_side + 2]
+        out[at + 5] = 48 + row[at_side + _PASSES]

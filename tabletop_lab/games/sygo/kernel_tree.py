@@ -9,7 +9,22 @@ import numpy as np
 from ...compiled_search import uct_search
 from ...jit import copy_into, njit
 from ...kernels import FINISHED
-from .kernel_bits import _GROW_OK, _PLACE_CHECK, _PLACE_OK, _any_bits, _points_at
+from .kernel_bits import (
+    _GROW_OK,
+    _HAS_GROWN,
+    _MID_TURN,
+    _NODE_CLOSED,
+    _NODE_FIELDS,
+    _NODE_GROWN,
+    _NODE_MOVER,
+    _NODE_OPP,
+    _PASSES,
+    _PLACE_CHECK,
+    _PLACE_OK,
+    _TO_MOVE,
+    _any_bits,
+    _points_at,
+)
 from .kernel_loop import _area_count, _balancing_now, _check_candidates, _legal_masks, _run_any, _scores
 from .kernel_turn import _place, _start_turn, _step
 from .rules import FINISH, FIRST_PLACE, PASS
@@ -35,13 +50,13 @@ from .rules import FINISH, FIRST_PLACE, PASS
 def _tree_turn(state, rules):
     """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
     ``node``) after the turn's stones so far."""
-    nbr, pt, tb, tv, wb, wp, node = rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7]
+    pt, tb, tv, wb, wp, node = rules[2], rules[3], rules[4], rules[5], rules[6], rules[7]
     words = wb.shape[1]
     at = 2 * words
-    to_move = state[at]
-    mid = state[at + 3] == 1
+    to_move = state[at + _TO_MOVE]
+    mid = state[at + _MID_TURN] == 1
     start = 5 * words + 4 if mid else 0
-    bal = _balancing_now(rules[1], to_move, state[at + 1])
+    bal = _balancing_now(rules[1], to_move, state[at + _HAS_GROWN])
     _start_turn(
         state,
         start + words * to_move,
@@ -51,17 +66,16 @@ def _tree_turn(state, rules):
         pt,
         tb,
         tv,
-        nbr,
         wb,
         node,
         np.int64(0),
     )
-    for i in range(6 * words):
+    for i in range(_NODE_FIELDS * words):
         node[i] = tv[i]
     if mid:
         i = 7 * words + 4
         while i < state.shape[0] and state[i] >= 0:
-            _step(node, state[i], pt, tb, nbr, wb, wp)
+            _step(node, state[i], pt, tb, wb, wp)
             i += 1
     return node
 
@@ -75,14 +89,14 @@ def _tree_legal(state, rules, out):
     words = wb.shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
-    if state[at + 2] >= 2:
+    if state[at + _PASSES] >= 2:
         return 0
     node = _tree_turn(state, rules)
-    mid = state[at + 3] == 1
-    finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, nbr, fb, wb, wp, points, after)
+    mid = state[at + _MID_TURN] == 1
+    finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, fb, wb, wp, points, after)
     if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
         finish = _check_candidates(  # the tree searches growth="any" only
-            node, mid, finish, pt, tb, tv, nbr, fb, wb, wp, points, after, rules[8], rules[9], rules[10], False
+            node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, rules[8], rules[9], rules[10], False
         )
     n = 0
     if not mid or finish:
@@ -106,11 +120,11 @@ def _tree_apply(state, action, rules):
     words = wb.shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
-    to_move = state[at]
-    mid = state[at + 3] == 1
+    to_move = state[at + _TO_MOVE]
+    mid = state[at + _MID_TURN] == 1
     if action == PASS:
-        state[at + 2] += 1
-        state[at] = 1 - to_move
+        state[at + _PASSES] += 1
+        state[at + _TO_MOVE] = 1 - to_move
         return 0
     node = _tree_turn(state, rules)
     if action >= FIRST_PLACE + n_points:  # a growth stone: the turn goes on
@@ -125,34 +139,34 @@ def _tree_apply(state, action, rules):
         while state[i] >= 0:
             i += 1
         state[i] = p
-        _step(node, p, pt, tb, nbr, wb, wp)
-        state[at + 3] = 1
+        _step(node, p, pt, tb, wb, wp)
+        state[at + _MID_TURN] = 1
         for w in range(words):
             state[at + 4 + w] = node[w]  # added
-            state[at + 4 + words + w] = node[3 * words + w]  # grown
-            state[at + 4 + 2 * words + w] = node[4 * words + w]  # closed
+            state[at + 4 + words + w] = node[_NODE_GROWN * words + w]  # grown
+            state[at + 4 + 2 * words + w] = node[_NODE_CLOSED * words + w]  # closed
     else:  # finish or a placement: the turn ends
         if action != FINISH:
             _place(node, action - FIRST_PLACE, pt, tb, words)
-        state[at + 2] = 0
+        state[at + _PASSES] = 0
         if mid:
-            state[at + 1] = 1
-        state[at] = 1 - to_move
-        state[at + 3] = 0
+            state[at + _HAS_GROWN] = 1
+        state[at + _TO_MOVE] = 1 - to_move
+        state[at + _MID_TURN] = 0
         for i in range(at + 4, 7 * words + 4):
             state[i] = 0
         for i in range(7 * words + 4, state.shape[0]):
             state[i] = -1
     for w in range(words):  # the board as it stands
-        state[words * to_move + w] = node[words + w]
-        state[words * (1 - to_move) + w] = node[2 * words + w]
+        state[words * to_move + w] = node[_NODE_MOVER * words + w]
+        state[words * (1 - to_move) + w] = node[_NODE_OPP * words + w]
     return 0
 
 
 @njit
 def _tree_player(state, rules):
     at = 2 * rules[5].shape[1]
-    return -4 if state[at + 2] >= 2 else state[at]  # TERMINAL
+    return -4 if state[at + _PASSES] >= 2 else state[at + _TO_MOVE]  # TERMINAL
 
 
 @njit
@@ -162,7 +176,7 @@ def _tree_rollout(state, budget, stream, rules, values):
     words = rules[5].shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
-    if budget > 0 and state[at + 2] < 2:
+    if budget > 0 and state[at + _PASSES] < 2:
         row, streams, out = rules[11], rules[12], rules[13]
         copy_into(row[0, : at + 4], state[: at + 4])
         copy_into(row[0, at + 4 :], state[5 * words + 4 :])
@@ -174,7 +188,7 @@ def _tree_rollout(state, budget, stream, rules, values):
             value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
         else:
             value = out[0, 6] / n_points
-    elif state[at + 2] >= 2:  # returns()
+    elif state[at + _PASSES] >= 2:  # returns()
         s_white, s_black = _scores(state[:words], state[words:at], nbr)
         value = 0.0 if s_white == s_black else (1.0 if s_white > s_black else -1.0)
     else:  # evaluate()

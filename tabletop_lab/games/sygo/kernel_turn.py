@@ -10,7 +10,9 @@ import numpy as np
 
 from .kernel_bits import (
     _ALIVE,
+    _ALL_GROWTH,
     _AROUND,
+    _BALANCING_NOW,
     _BOARD_FULL,
     _DEBRUIJN,
     _EXTRA,
@@ -22,7 +24,14 @@ from .kernel_bits import (
     _LIVE,
     _MLIBS,
     _MOVER,
+    _N_OPP_GROUPS,
+    _N_START_GROUPS,
     _NBR,
+    _NODE_CAPTURED,
+    _NODE_CLOSED,
+    _NODE_GROWN,
+    _NODE_MOVER,
+    _NODE_OPP,
     _OID,
     _OPEN,
     _OPP,
@@ -34,6 +43,9 @@ from .kernel_bits import (
     _START,
     _STONES,
     _TOUCH,
+    _TOUCH_FILLED,
+    _TV_COUNTS,
+    _TV_GROWABLE,
     _WAVE,
     _borrowing,
     _inline,
@@ -77,7 +89,7 @@ def _add_sources(p, pt, used):
 
 
 @_borrowing
-def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr, wb, last, reuse):
+def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, wb, last, reuse):
     """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
     and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``).
 
@@ -92,26 +104,26 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, nbr,
     if reuse:
         _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last)
     else:
-        _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb)
-    tv[7 * words + 2] = balancing
-    tv[7 * words + 3] = all_growth
-    tv[7 * words + 4] = 0  # _TOUCH not filled yet
+        _label_all(board, mover_at, opp_at, pt, tb, tv, wb)
+    tv[_TV_COUNTS * words + _BALANCING_NOW] = balancing
+    tv[_TV_COUNTS * words + _ALL_GROWTH] = all_growth
+    tv[_TV_COUNTS * words + _TOUCH_FILLED] = 0  # _TOUCH not filled yet
 
 
 @_borrowing
-def _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb):
+def _label_all(board, mover_at, opp_at, pt, tb, tv, wb):
     """``_start_turn`` from scratch: the groups flooded word-parallel (``_flood_group``) from
     their lowest stone, the mover's first; each stone gets its group's number."""
-    n_points = nbr.shape[0]
+    n_points = pt.shape[0]
     words = wb.shape[1]
     for p in range(n_points):
         pt[p, _GID] = -1
         pt[p, _OID] = -1
-    for i in range(7 * words):  # the root node, then the growable points
+    for i in range(_TV_COUNTS * words):  # the root node, then the growable points
         tv[i] = 0
     for w in range(words):
-        tv[words + w] = board[mover_at + w]
-        tv[2 * words + w] = board[opp_at + w]
+        tv[_NODE_MOVER * words + w] = board[mover_at + w]
+        tv[_NODE_OPP * words + w] = board[opp_at + w]
         wb[_REMAINING, w] = board[mover_at + w]
     n_groups = 0
     for w in range(words):
@@ -122,7 +134,7 @@ def _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb):
             for v in range(words):
                 tb[_START, g, v] = wb[_LIVE, v]
                 tb[_MLIBS, g, v] = wb[_FRONT, v] & wb[_EXTRA, v]
-                tv[6 * words + v] |= tb[_MLIBS, g, v]  # growable
+                tv[_TV_GROWABLE * words + v] |= tb[_MLIBS, g, v]  # growable
             _label_stones(wb, pt, _GID, g)
     n_opp = 0
     for w in range(words):
@@ -136,8 +148,8 @@ def _label_all(board, mover_at, opp_at, pt, tb, tv, nbr, wb):
                 tb[_STONES, h, v] = wb[_LIVE, v]
                 tb[_LIBS, h, v] = wb[_FRONT, v] & wb[_EXTRA, v]
             _label_stones(wb, pt, _OID, h)
-    tv[7 * words] = n_groups
-    tv[7 * words + 1] = n_opp
+    tv[_TV_COUNTS * words + _N_START_GROUPS] = n_groups
+    tv[_TV_COUNTS * words + _N_OPP_GROUPS] = n_opp
 
 
 @_borrowing
@@ -149,10 +161,10 @@ def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
     groups are as they were."""
     n_points = pt.shape[0]
     words = wb.shape[1]
-    n_mover = tv[7 * words + 1]  # the last turn's opponent groups: the mover's now
-    n_opp = tv[7 * words]
+    n_mover = tv[_TV_COUNTS * words + _N_OPP_GROUPS]  # the last turn's opponent groups: the mover's now
+    n_opp = tv[_TV_COUNTS * words + _N_START_GROUPS]
     for w in range(words):
-        wb[_SINGLE, w] = board[opp_at + w] & ~tv[words + w]  # the stones the last turn added or reversed
+        wb[_SINGLE, w] = board[opp_at + w] & ~tv[_NODE_MOVER * words + w]  # the stones the last turn added or reversed
         wb[_REMAINING, w] = wb[_SINGLE, w]
     _spread_rows(wb, np.int64(_SINGLE), np.int64(_AROUND))
     for p in range(n_points):
@@ -167,13 +179,13 @@ def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
             x = tb[_MLIBS, i, v]
             tb[_MLIBS, i, v] = tb[_LIBS, i, v]
             tb[_LIBS, i, v] = x
-    for i in range(7 * words):  # the root node, then the growable points
+    for i in range(_TV_COUNTS * words):  # the root node, then the growable points
         tv[i] = 0
     for w in range(words):
-        tv[words + w] = board[mover_at + w]
-        tv[2 * words + w] = board[opp_at + w]
+        tv[_NODE_MOVER * words + w] = board[mover_at + w]
+        tv[_NODE_OPP * words + w] = board[opp_at + w]
     for g in range(n_mover):
-        if (last[5 * words + (g >> 5)] >> (g & 31)) & 1:  # reversed
+        if (last[_NODE_CAPTURED * words + (g >> 5)] >> (g & 31)) & 1:  # reversed
             for v in range(words):
                 word = tb[_START, g, v]
                 while word:
@@ -185,7 +197,7 @@ def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
         else:
             for v in range(words):
                 tb[_MLIBS, g, v] &= wb[_EXTRA, v]
-                tv[6 * words + v] |= tb[_MLIBS, g, v]  # growable
+                tv[_TV_GROWABLE * words + v] |= tb[_MLIBS, g, v]  # growable
     for h in range(n_opp):
         near = False
         for v in range(words):
@@ -212,8 +224,8 @@ def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
                 tb[_STONES, h, v] = wb[_LIVE, v]
                 tb[_LIBS, h, v] = wb[_FRONT, v] & wb[_EXTRA, v]
             _label_stones(wb, pt, _OID, h)
-    tv[7 * words] = n_mover
-    tv[7 * words + 1] = n_opp
+    tv[_TV_COUNTS * words + _N_START_GROUPS] = n_mover
+    tv[_TV_COUNTS * words + _N_OPP_GROUPS] = n_opp
 
 
 @_inline
@@ -231,19 +243,19 @@ def _label_stones(wb, pt, column, g):
 def _touching(pt, tb, tv, wb):
     """Fill ``tb``'s plane _TOUCH: the start groups next to each opponent group."""
     words = wb.shape[1]
-    for h in range(tv[7 * words + 1]):
+    for h in range(tv[_TV_COUNTS * words + _N_OPP_GROUPS]):
         for v in range(words):
             wb[_LIVE, v] = tb[_STONES, h, v]
             tb[_TOUCH, h, v] = 0
         _spread_rows(wb, np.int64(_LIVE), np.int64(_FRONT))
         for v in range(words):
-            word = wb[_FRONT, v] & tv[words + v]
+            word = wb[_FRONT, v] & tv[_NODE_MOVER * words + v]
             while word:
                 low = word & -word
                 word ^= low
                 g = pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], _GID]
                 tb[_TOUCH, h, g >> 5] |= np.int64(1) << (g & 31)
-    tv[7 * words + 4] = 1
+    tv[_TV_COUNTS * words + _TOUCH_FILLED] = 1
 
 
 @_borrowing
@@ -297,7 +309,7 @@ def _any_dead(bits, at, fb):
 
 
 @_borrowing
-def _flood(p, within, out, nbr, stack):
+def _flood(p, within, out, pt, stack):
     """The points of ``within`` connected to ``p`` into ``out``."""
     out[:] = 0
     out[p >> 5] |= np.int64(1) << (p & 31)
@@ -307,7 +319,7 @@ def _flood(p, within, out, nbr, stack):
         top -= 1
         x = stack[top]
         for k in range(4):
-            y = nbr[x, k]
+            y = pt[x, _NBR + k]
             if y < 0:
                 break
             if ((within[y >> 5] >> (y & 31)) & 1) and not ((out[y >> 5] >> (y & 31)) & 1):
@@ -317,7 +329,7 @@ def _flood(p, within, out, nbr, stack):
 
 
 @_borrowing
-def _breathes_from(p, mover, opp, nbr, wb, wp):
+def _breathes_from(p, mover, opp, pt, wb, wp):
     """Whether the group of ``mover`` containing ``p`` has a liberty: a depth-first search that
     stops at the first one."""
     for w in range(wb.shape[1]):
@@ -329,7 +341,7 @@ def _breathes_from(p, mover, opp, nbr, wb, wp):
         top -= 1
         x = wp[_STACK, top]
         for k in range(4):
-            y = nbr[x, k]
+            y = pt[x, _NBR + k]
             if y < 0:
                 break
             bit = np.int64(1) << (y & 31)
@@ -348,9 +360,9 @@ def _position(filled, tb, tv, mover, opp):
     """(mover, opponent) after the stones ``filled``, in any order (``Turn.position``)."""
     words = filled.shape[0]
     for w in range(words):
-        mover[w] = tv[words + w] | filled[w]
-        opp[w] = tv[2 * words + w]
-    for h in range(tv[7 * words + 1]):
+        mover[w] = tv[_NODE_MOVER * words + w] | filled[w]
+        opp[w] = tv[_NODE_OPP * words + w]
+    for h in range(tv[_TV_COUNTS * words + _N_OPP_GROUPS]):
         if _subset(tb[_LIBS, h], filled):
             for w in range(words):
                 mover[w] |= tb[_STONES, h, w]
@@ -358,9 +370,9 @@ def _position(filled, tb, tv, mover, opp):
 
 
 @_inline
-def _touches_mover(q, mover, nbr):
+def _touches_mover(q, mover, pt):
     for k in range(4):
-        y = nbr[q, k]
+        y = pt[q, _NBR + k]
         if y < 0:
             break
         if (mover[y >> 5] >> (y & 31)) & 1:
@@ -372,10 +384,10 @@ def _touches_mover(q, mover, nbr):
 
 
 @_borrowing
-def _step(node, p, pt, tb, nbr, wb, wp):
+def _step(node, p, pt, tb, wb, wp):
     """Add growth stone ``p`` to ``node`` in place (``Turn.step``)."""
     words = wb.shape[1]
-    mover, opp, grown, captured = words, 2 * words, 3 * words, 5 * words
+    mover, opp, grown, captured = _NODE_MOVER * words, _NODE_OPP * words, _NODE_GROWN * words, _NODE_CAPTURED * words
     bit = np.int64(1) << (p & 31)
     node[p >> 5] |= bit
     node[mover + (p >> 5)] |= bit
@@ -401,19 +413,19 @@ def _step(node, p, pt, tb, nbr, wb, wp):
             any_capture = True
     if any_capture:
         group, pts = wb[_GROUP], wp[_PTS]
-        _flood(p, node[mover : mover + words], group, nbr, wp[_STACK])
+        _flood(p, node[mover : mover + words], group, pt, wp[_STACK])
         n = _points(group, pts)
         for i in range(n):
             g = pt[pts[i], _GID]
             if g >= 0:
-                node[4 * words + (g >> 5)] |= np.int64(1) << (g & 31)
+                node[_NODE_CLOSED * words + (g >> 5)] |= np.int64(1) << (g & 31)
 
 
 @_borrowing
 def _grown_position(node, p, pt, tb, after, words):
     """The board after growth stone ``p`` on ``node`` into ``after``'s mover and opponent rows:
     ``_step`` without its marks (grown, closed, captured), for a breathing test."""
-    mover, opp, captured = words, 2 * words, 5 * words
+    mover, opp, captured = _NODE_MOVER * words, _NODE_OPP * words, _NODE_CAPTURED * words
     for w in range(words):
         after[mover + w] = node[mover + w]
         after[opp + w] = node[opp + w]
@@ -465,7 +477,7 @@ def _lowest_dead(mover, opp, wb):
 
 
 @_borrowing
-def _placement_breathes(q, mover, opp, pt, tb, nbr, wb, wp):
+def _placement_breathes(q, mover, opp, pt, tb, wb, wp):
     """Whether placing ``q`` at the start of a turn leaves no mover group without liberties
     (``SygoState._placement_reason``'s suicide test). The position's groups all breathe and
     ``q`` touches none of the mover's, so only the group of ``q`` and what it reverses can die:
@@ -488,7 +500,7 @@ def _placement_breathes(q, mover, opp, pt, tb, nbr, wb, wp):
             for w in range(words):
                 after_mover[w] |= tb[_STONES, h, w]
                 after_opp[w] &= ~tb[_STONES, h, w]
-    return _breathes_from(q, after_mover, after_opp, nbr, wb, wp)
+    return _breathes_from(q, after_mover, after_opp, pt, wb, wp)
 
 
 # ----------------------------------------------------------------------------- games
@@ -499,7 +511,7 @@ def _place(node, q, pt, tb, words):
     """Put the mover's placement ``q`` (the start of a turn or a balancing stone) on ``node``'s
     board: ``Turn.position`` of its stones and ``q``. The opponent groups it reverses are those
     whose last liberty it fills (the growth stones have reversed the others already)."""
-    mover, opp, captured = words, 2 * words, 5 * words
+    mover, opp, captured = _NODE_MOVER * words, _NODE_OPP * words, _NODE_CAPTURED * words
     bit = np.int64(1) << (q & 31)
     node[mover + (q >> 5)] |= bit
     for k in range(4):
