@@ -72,7 +72,30 @@ from ...core import canonical_json
 from ...kernels import FINISHED, REPLAY, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record, random_rollout
 from .kernel_loop import _run_all, _run_any, _scratch, _write_notations
 from .kernel_maximal import _BUDGET
-from .kernel_tree import _tree_search
+from .kernel_tree import (
+    _R_AFTER,
+    _R_ALL_GROWTH,
+    _R_BALANCING,
+    _R_ENTRIES,
+    _R_FB,
+    _R_FOUND,
+    _R_N_WITNESSES,
+    _R_NBR,
+    _R_NODE,
+    _R_ONE_STREAM,
+    _R_OUT,
+    _R_POINTS,
+    _R_PT,
+    _R_RECORD,
+    _R_ROW,
+    _R_STREAMS,
+    _R_TB,
+    _R_TV,
+    _R_WB,
+    _R_WITNESSES,
+    _R_WP,
+    _tree_search,
+)
 from .rules import FIRST_PLACE, SygoGame, SygoState
 
 __all__ = ["KERNEL"]
@@ -269,26 +292,18 @@ class SygoKernel:
         n_points = len(nbr)
         words = (n_points + 31) >> 5
         pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
-        scratch = (  # rules[2:]: _play's arrays, then a rollout's _run arguments
-            pt,
-            tb,
-            tv,
-            wb,
-            wp,
-            node,
-            found,  # 2 .. 8
-            *self._witnesses(False, words),  # 9, 10
-            self._empty_boards(game, 1),  # 11 a rollout's row for _run
-            np.zeros((1, 1), np.uint64),  # 12 its stream
-            np.zeros((1, 7), np.int64),  # 13 its out
-            np.empty((2, 0), np.int64),  # 14 no record
-            True,  # 15 one stream (rollouts)
-            False,  # 16 growth="all": no
-            fb,
-            points,
-            after,  # 17, 18, 19
-        )  # the flags as values: literal True and False would make numba compile _run and _start_turn again
-        rules = (nbr, balancing, *scratch)
+        witnesses, n_witnesses = self._witnesses(False, words)
+        entries = {
+            _R_NBR: nbr, _R_BALANCING: balancing,
+            _R_PT: pt, _R_TB: tb, _R_TV: tv, _R_WB: wb, _R_WP: wp, _R_NODE: node, _R_FOUND: found,
+            _R_WITNESSES: witnesses, _R_N_WITNESSES: n_witnesses, _R_FB: fb, _R_POINTS: points, _R_AFTER: after,
+            _R_ROW: self._empty_boards(game, 1),  # a rollout's row for _run_any
+            _R_STREAMS: np.zeros((1, 1), np.uint64), _R_OUT: np.zeros((1, 7), np.int64),
+            _R_RECORD: np.empty((2, 0), np.int64),  # no record
+            _R_ONE_STREAM: True, _R_ALL_GROWTH: False,
+        }  # fmt: skip
+        # the flags as values: literal True and False would make numba compile _run and _start_turn again
+        rules = tuple(entries[i] for i in range(_R_ENTRIES))
         return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
 
 

@@ -46,23 +46,33 @@ from .rules import FINISH, FIRST_PLACE, PASS
 # clone of a turn, which the tree would have to share node by node to answer as the engine does.
 
 
+#: The entries of ``rules``, the tuple the tree's operations read (``SygoKernel.tree_root``):
+#: the neighbour table and balancing option, ``_play``'s arrays (``_scratch``), then a rollout's
+#: arguments for ``_run_any`` (its row, stream, out, no record, one stream, growth="any").
+_R_NBR, _R_BALANCING, _R_PT, _R_TB, _R_TV, _R_WB, _R_WP, _R_NODE, _R_FOUND, _R_WITNESSES = range(10)
+_R_N_WITNESSES, _R_ROW, _R_STREAMS, _R_OUT, _R_RECORD, _R_ONE_STREAM, _R_ALL_GROWTH, _R_FB, _R_POINTS, _R_AFTER = range(
+    10, 20
+)
+_R_ENTRIES = 20
+
+
 @njit
 def _tree_turn(state, rules):
     """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
     ``node``) after the turn's stones so far."""
-    pt, tb, tv, wb, wp, node = rules[2], rules[3], rules[4], rules[5], rules[6], rules[7]
+    pt, tb, tv, wb, wp, node = rules[_R_PT], rules[_R_TB], rules[_R_TV], rules[_R_WB], rules[_R_WP], rules[_R_NODE]
     words = wb.shape[1]
     at = 2 * words
     to_move = state[at + _TO_MOVE]
     mid = state[at + _MID_TURN] == 1
     start = 5 * words + 4 if mid else 0
-    bal = _balancing_now(rules[1], to_move, state[at + _HAS_GROWN])
+    bal = _balancing_now(rules[_R_BALANCING], to_move, state[at + _HAS_GROWN])
     _start_turn(
         state,
         start + words * to_move,
         start + words * (1 - to_move),
         bal,
-        rules[16],
+        rules[_R_ALL_GROWTH],
         pt,
         tb,
         tv,
@@ -83,9 +93,8 @@ def _tree_turn(state, rules):
 @njit
 def _tree_legal(state, rules, out):
     """``legal_actions()`` in the engine's order, as ``_play`` finds them."""
-    nbr, pt, tb, tv, wb, wp, fb, points, after = (
-        rules[0], rules[2], rules[3], rules[4], rules[5], rules[6], rules[17], rules[18], rules[19],
-    )  # fmt: skip
+    nbr, pt, tb, tv, wb, wp = rules[_R_NBR], rules[_R_PT], rules[_R_TB], rules[_R_TV], rules[_R_WB], rules[_R_WP]
+    fb, points, after = rules[_R_FB], rules[_R_POINTS], rules[_R_AFTER]
     words = wb.shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
@@ -96,7 +105,21 @@ def _tree_legal(state, rules, out):
     finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, fb, wb, wp, points, after)
     if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
         finish = _check_candidates(  # the tree searches growth="any" only
-            node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, rules[8], rules[9], rules[10], False
+            node,
+            mid,
+            finish,
+            pt,
+            tb,
+            tv,
+            fb,
+            wb,
+            wp,
+            points,
+            after,
+            rules[_R_FOUND],
+            rules[_R_WITNESSES],
+            rules[_R_N_WITNESSES],
+            False,
         )
     n = 0
     if not mid or finish:
@@ -116,7 +139,7 @@ def _tree_legal(state, rules, out):
 @njit
 def _tree_apply(state, action, rules):
     """``apply_action``: ``_play``'s step for one action, on the tree's array form."""
-    nbr, pt, tb, wb, wp = rules[0], rules[2], rules[3], rules[5], rules[6]
+    nbr, pt, tb, wb, wp = rules[_R_NBR], rules[_R_PT], rules[_R_TB], rules[_R_WB], rules[_R_WP]
     words = wb.shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
@@ -165,24 +188,36 @@ def _tree_apply(state, action, rules):
 
 @njit
 def _tree_player(state, rules):
-    at = 2 * rules[5].shape[1]
+    at = 2 * rules[_R_WB].shape[1]
     return -4 if state[at + _PASSES] >= 2 else state[at + _TO_MOVE]  # TERMINAL
 
 
 @njit
 def _tree_rollout(state, budget, stream, rules, values):
     """``SygoKernel.rollout``: through ``_run`` from a copy of the state, as ``_play`` lays it out."""
-    nbr, balancing = rules[0], rules[1]
-    words = rules[5].shape[1]
+    nbr, balancing = rules[_R_NBR], rules[_R_BALANCING]
+    words = rules[_R_WB].shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
     if budget > 0 and state[at + _PASSES] < 2:
-        row, streams, out = rules[11], rules[12], rules[13]
+        row, streams, out = rules[_R_ROW], rules[_R_STREAMS], rules[_R_OUT]
         copy_into(row[0, : at + 4], state[: at + 4])
         copy_into(row[0, at + 4 :], state[5 * words + 4 :])
         streams[0, 0] = stream
-        rules[10][0] = 0
-        _run_any(row, streams, rules[15], budget, nbr, balancing, rules[16], rules[9], rules[10], rules[14], out)
+        rules[_R_N_WITNESSES][0] = 0
+        _run_any(
+            row,
+            streams,
+            rules[_R_ONE_STREAM],
+            budget,
+            nbr,
+            balancing,
+            rules[_R_ALL_GROWTH],
+            rules[_R_WITNESSES],
+            rules[_R_N_WITNESSES],
+            rules[_R_RECORD],
+            out,
+        )
         stream = streams[0, 0]
         if out[0, 0] == FINISHED:
             value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
