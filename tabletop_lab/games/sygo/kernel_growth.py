@@ -62,8 +62,9 @@ def _blocks(p, h, pt, tb):
 
 
 @njit
-def _order_ok(node, extra, pt, tb, tv, wb, wp):
+def _order_ok(node, extra, turn):
     """Whether the growth stones ``extra`` have a valid order after ``node`` (``Turn.order``)."""
+    pt, tb, tv, wb, wp = turn
     words = extra.shape[0]
     added, grown, closed, captured = (
         node[_NODE_ADDED * words : _NODE_MOVER * words],
@@ -130,9 +131,10 @@ def _order_ok(node, extra, pt, tb, tv, wb, wp):
 
 
 @njit
-def _completable(node, extra0, mode, q0, pt, tb, tv, wb, wp):
+def _completable(node, extra0, mode, q0, turn):
     """Whether growth stones including ``extra0`` can follow ``node`` and end the turn legally
     (``Turn.completable``): ``mode`` _NONE (finish), _FIXED (placing ``q0``) or _ANY."""
+    pt, tb, tv, wb, wp = turn
     words = extra0.shape[0]
     added = node[_NODE_ADDED * words : _NODE_MOVER * words]
     free = mode == _ANY and tv[_TV_COUNTS * words + _BALANCING_NOW] == 1
@@ -186,7 +188,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, wb, wp):
                 stack = grown_rows(stack)
             for w in range(words):  # the branch: extra and the rest of h's liberties
                 stack[top, w] = extra[w] | remaining[w]
-            if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
+            if _order_ok(node, stack[top, :words], turn):
                 stack[top, words] = q
                 top += 1
             if q < 0 and free:  # the balancing placement fills one of them
@@ -198,7 +200,7 @@ def _completable(node, extra0, mode, q0, pt, tb, tv, wb, wp):
                     for w in range(words):
                         stack[top, w] = extra[w] | remaining[w]
                     stack[top, r >> 5] &= ~(np.int64(1) << (r & 31))
-                    if _order_ok(node, stack[top, :words], pt, tb, tv, wb, wp):
+                    if _order_ok(node, stack[top, :words], turn):
                         stack[top, words] = r
                         top += 1
     return False

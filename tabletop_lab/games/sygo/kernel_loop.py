@@ -86,10 +86,11 @@ _OVERFLOW = -2  # _play's answer when the witness store overflows
 
 
 @_inline
-def _end_ok(node, q, pt, tb, tv, wb, wp, maximal):
+def _end_ok(node, q, turn, maximal):
     """Whether the growth turn can end now: finish (``q`` = -1) or the balancing stone ``q``
     (``SygoState._end_reason``; ``q`` is known to be a placement point). ``maximal``: under
     ``growth="all"`` (a constant: see ``_run``)."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     added = node[_NODE_ADDED * words : _NODE_MOVER * words]
     mover, opp = wb[_MOVER], wb[_OPP]
@@ -103,7 +104,7 @@ def _end_ok(node, q, pt, tb, tv, wb, wp, maximal):
     if _lowest_dead(mover, opp, wb) >= 0:
         return False
     if maximal:
-        return _extension(added.copy(), q, pt, tb, tv, wb, wp) < 0
+        return _extension(added.copy(), q, turn) < 0
     return True
 
 
@@ -221,18 +222,19 @@ def _check_candidates(node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, 
     stones of row _GROW_CHECK (the legal ones join rows _PLACE_OK, _GROW_OK). Returns finish's
     legality. ``points`` and ``after`` (a node) are scratch. ``maximal``: under ``growth="all"``,
     a constant, so that numba leaves the maximal-move search out of a growth="any" entry."""
+    turn = (pt, tb, tv, wb, wp)  # the turn's analysis and scratch, for the growth search
     words = wb.shape[1]
     mover, opp = _NODE_MOVER * words, _NODE_OPP * words
     if maximal and finish < 0:
         added = wb[_ADDED]
         for w in range(words):
             added[w] = node[w]
-        finish = 1 if _extension(added, np.int64(-1), pt, tb, tv, wb, wp) < 0 else 0
+        finish = 1 if _extension(added, np.int64(-1), turn) < 0 else 0
     m = _points_at(fb, _PLACE_CHECK * words, words, points)
     for i in range(m):
         q = points[i]
         if mid:
-            ok = _end_ok(node, q, pt, tb, tv, wb, wp, maximal)
+            ok = _end_ok(node, q, turn, maximal)
         else:
             ok = _placement_breathes(q, node[mover : mover + words], node[opp : opp + words], pt, tb, wb, wp)
         if ok:
@@ -245,9 +247,9 @@ def _check_candidates(node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, 
             after[j] = node[j]
         _step(after, p, pt, tb, wb, wp)
         if maximal:
-            ok = _completable_all(after, pt, tb, tv, wb, wp, found, witnesses, n_witnesses)
+            ok = _completable_all(after, turn, found, witnesses, n_witnesses)
         else:  # "any": _legal_masks's quick test failed (or a group of the node has no liberty)
-            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), pt, tb, tv, wb, wp)
+            ok = _completable(after, wb[_ZERO], np.int64(_ANY), np.int64(-1), turn)
         if ok:
             fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     if maximal and n_witnesses[0] > known:  # closed under the witnesses found meanwhile, as the engine's list
@@ -258,7 +260,7 @@ def _check_candidates(node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, 
             for j in range(_NODE_FIELDS * words):
                 after[j] = node[j]
             _step(after, p, pt, tb, wb, wp)
-            if _witnessed(after, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+            if _witnessed(after, turn, witnesses, n_witnesses):
                 fb[_GROW_OK * words + (p >> 5)] |= np.int64(1) << (p & 31)
     return finish
 

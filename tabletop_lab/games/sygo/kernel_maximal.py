@@ -55,9 +55,10 @@ _CANDIDATE_COLUMNS = 5
 
 
 @njit
-def _extension(grown, q, pt, tb, tv, wb, wp):
+def _extension(grown, q, turn):
     """A stone some legal move with growth set ⊋ ``grown`` and placement ``q`` adds, or -1
     (``Turn.extension``)."""
+    pt, tb, tv, wb, wp = turn
     words = grown.shape[0]
     root, growable = tv[: _NODE_FIELDS * words], tv[_TV_GROWABLE * words : _TV_COUNTS * words]
     used = np.zeros(words, np.int64)
@@ -73,14 +74,15 @@ def _extension(grown, q, pt, tb, tv, wb, wp):
             continue
         wider = grown.copy()
         wider[p >> 5] |= np.int64(1) << (p & 31)
-        if _order_ok(root, wider, pt, tb, tv, wb, wp) and _completable(root, wider, mode, q, pt, tb, tv, wb, wp):
+        if _order_ok(root, wider, turn) and _completable(root, wider, mode, q, turn):
             return p
     return -1
 
 
 @njit
-def _grow_greedily(node, mode, q, pt, tb, tv, wb, wp):
+def _grow_greedily(node, mode, q, turn):
     """``Turn._grow_greedily``: the growth stones added greedily after ``node``."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     growable = tv[_TV_GROWABLE * words : _TV_COUNTS * words]
     added = node[_NODE_ADDED * words : _NODE_MOVER * words]
@@ -97,7 +99,7 @@ def _grow_greedily(node, mode, q, pt, tb, tv, wb, wp):
                 continue
             wider = extra.copy()
             wider[p >> 5] |= np.int64(1) << (p & 31)
-            if _order_ok(node, wider, pt, tb, tv, wb, wp) and _completable(node, wider, mode, q, pt, tb, tv, wb, wp):
+            if _order_ok(node, wider, turn) and _completable(node, wider, mode, q, turn):
                 extra = wider
                 _add_sources(p, pt, used)
                 more = True
@@ -105,17 +107,18 @@ def _grow_greedily(node, mode, q, pt, tb, tv, wb, wp):
 
 
 @njit
-def _completable_all(node, pt, tb, tv, wb, wp, found, witnesses, n_witnesses):
+def _completable_all(node, turn, found, witnesses, n_witnesses):
     """``Turn.completable_all``: whether a maximal legal move can still be reached from
     ``node``; records witnesses (``n_witnesses[0]`` of them, -1 once the store overflowed).
     ``found`` is scratch: its first row receives the growth set a search finds."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     added, mover, opp = (
         node[_NODE_ADDED * words : _NODE_MOVER * words],
         node[_NODE_MOVER * words : _NODE_OPP * words],
         node[_NODE_OPP * words : _NODE_GROWN * words],
     )
-    if _witnessed(node, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+    if _witnessed(node, turn, witnesses, n_witnesses):
         return True
     ends = np.empty(pt.shape[0] + 1, np.int64)
     ends[0] = -1
@@ -134,16 +137,16 @@ def _completable_all(node, pt, tb, tv, wb, wp, found, witnesses, n_witnesses):
     for e in range(n_ends):
         q = ends[e]
         mode = _NONE if q < 0 else _FIXED
-        if _completable(node, zero, mode, q, pt, tb, tv, wb, wp):
+        if _completable(node, zero, mode, q, turn):
             ends[n_open] = q
             n_open += 1
-            grown = added | _grow_greedily(node, mode, q, pt, tb, tv, wb, wp)
-            if _extension(grown, q, pt, tb, tv, wb, wp) < 0:
+            grown = added | _grow_greedily(node, mode, q, turn)
+            if _extension(grown, q, turn) < 0:
                 return _witness(grown, q, witnesses, n_witnesses)
     budget = np.full(1, _BUDGET, np.int64)
     grown = found[0, :words]
     for e in range(n_open):  # none: no legal move at all can be reached, an exact no
-        answer = _search_maximal(node, ends[e], pt, tb, tv, wb, wp, budget, grown)
+        answer = _search_maximal(node, ends[e], turn, budget, grown)
         if answer > 0:
             return _witness(grown.copy(), ends[e], witnesses, n_witnesses)
         if answer < 0:
@@ -390,9 +393,10 @@ def _ends_legally(filled, q, pt, tb, tv, wb):
 
 
 @njit
-def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
+def _search_maximal(node, q, turn, budget, out):
     """``Turn._search_maximal``, depth first with an explicit stack, in the engine's order:
     1 (the growth set found in ``out``), 0 (none), -1 (past ``budget[0]`` states)."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     n_points = pt.shape[0]
     n_groups = tv[_TV_COUNTS * words + _N_START_GROUPS]
@@ -464,10 +468,7 @@ def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
     for g in range(n_groups):
         if not (blocked[g >> 5] >> (g & 31)) & 1:
             points = liberties[g] & free
-            if (
-                _choices(node, points, zero, blocked, zero, pt, tb, tv, wb, wp, scratch, quiet_sources, wider, sources)
-                == 0
-            ):
+            if _choices(node, points, zero, blocked, zero, turn, scratch, quiet_sources, wider, sources) == 0:
                 idle_closed[g >> 5] |= np.int64(1) << (g & 31)
     # the groups first whose choice can settle _extended for a point whose sources cannot grow
     first = np.zeros(words, np.int64)
@@ -532,7 +533,7 @@ def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
         if budget[0] < 0:
             return -1
         live = not _extended(node, q, sets, candidates, n_xs, x_sources, pt, tb, stack) and _completable(
-            node, extra, mode, q, pt, tb, tv, wb, wp
+            node, extra, mode, q, turn
         )
         if live:
             branch = -1
@@ -547,11 +548,7 @@ def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
                     extra,
                     used | idle,
                     quiet,
-                    pt,
-                    tb,
-                    tv,
-                    wb,
-                    wp,
+                    turn,
                     st_choices[depth],
                     quiet_sources,
                     wider,
@@ -564,7 +561,7 @@ def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
             if branch < 0:
                 for w in range(words):
                     filled[w] = added[w] | extra[w]
-                if _ends_legally(filled, q, pt, tb, tv, wb) and _extension(filled, q, pt, tb, tv, wb, wp) < 0:
+                if _ends_legally(filled, q, pt, tb, tv, wb) and _extension(filled, q, turn) < 0:
                     copy_into(out, filled)
                     return 1
             else:
@@ -603,10 +600,11 @@ def _search_maximal(node, q, pt, tb, tv, wb, wp, budget, out):
 
 
 @njit
-def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet_sources, wider, sources):
+def _choices(node, points, extra, blocked, quiet, turn, out, quiet_sources, wider, sources):
     """``Turn._choices`` into ``out``: the points of ``points`` that can join the growth stones
     ``extra`` (sources not in ``blocked``, an order exists), a quiet point dropped when a quiet
     point before it has the same sources; their number."""
+    pt, tb, tv, wb, wp = turn
     words = extra.shape[0]
     n = 0
     n_quiet = 0
@@ -620,7 +618,7 @@ def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet
                 continue
             copy_into(wider, extra)
             wider[p >> 5] |= low
-            if not _order_ok(node, wider, pt, tb, tv, wb, wp):
+            if not _order_ok(node, wider, turn):
                 continue
             if (quiet[w] & low) != 0:
                 sources[:] = 0
@@ -645,13 +643,14 @@ def _choices(node, points, extra, blocked, quiet, pt, tb, tv, wb, wp, out, quiet
 
 
 @njit
-def _witnessed(node, pt, tb, tv, wb, wp, witnesses, n_witnesses):
+def _witnessed(node, turn, witnesses, n_witnesses):
     """Whether a witness can still be reached from ``node`` (``Turn.witnessed``)."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     added = node[_NODE_ADDED * words : _NODE_MOVER * words]
     for i in range(n_witnesses[0]):
         grown = witnesses[i, :words]
-        if _subset(added, grown) and _order_ok(node, grown & ~added, pt, tb, tv, wb, wp):
+        if _subset(added, grown) and _order_ok(node, grown & ~added, turn):
             return True
     return False
 
