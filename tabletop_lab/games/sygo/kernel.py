@@ -76,7 +76,6 @@ from .kernel_loop import _run_all, _run_any, _scratch, _write_notations
 from .kernel_maximal import _BUDGET
 from .kernel_tree import (
     _R_AFTER,
-    _R_ALL_GROWTH,
     _R_BALANCING,
     _R_ENTRIES,
     _R_FB,
@@ -156,7 +155,7 @@ class SygoKernel:
         out = np.zeros((len(boards), 7), np.int64)
         record = np.empty((2, 0), np.int64) if record is None else record
         run = _run_all if all_growth else _run_any
-        run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, *witnesses, record, out)
+        run(boards, streams, one_stream, max_actions, nbr, balancing, *witnesses, record, out)
         return out
 
     @staticmethod
@@ -302,9 +301,9 @@ class SygoKernel:
             _R_ROW: self._empty_boards(game, 1),  # a rollout's row for _run_any
             _R_STREAMS: np.zeros((1, 1), np.uint64), _R_OUT: np.zeros((1, 7), np.int64),
             _R_RECORD: np.empty((2, 0), np.int64),  # no record
-            _R_ONE_STREAM: True, _R_ALL_GROWTH: False,
+            _R_ONE_STREAM: True,
         }  # fmt: skip
-        # the flags as values: literal True and False would make numba compile _run and _start_turn again
+        # one stream as a value: a literal True would make numba compile _run_any again
         rules = tuple(entries[i] for i in range(_R_ENTRIES))
         return TreeRoot(self.tree_state(state), 5 * words + 4, rules, 2 * n_points + 2, _tree_search)
 

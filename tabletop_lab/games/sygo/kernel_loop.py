@@ -302,9 +302,8 @@ def _scratch(nbr):
 
 @_inline
 def _play(
-    board, root_board, stones, streams, one_stream, budget, nbr, balancing, all_growth, witnesses, n_witnesses, record,
-    maximal,
-):  # fmt: skip
+    board, root_board, stones, streams, one_stream, budget, nbr, balancing, witnesses, n_witnesses, record, maximal
+):
     """Random actions on ``board`` = [white, black, to_move, grown, passes, mid] (words, words,
     4 ints) until the end or ``budget`` actions; the player to move draws from
     ``streams[player]`` (``streams[0]`` for both with ``one_stream``). A turn in progress on
@@ -313,20 +312,20 @@ def _play(
     Returns (actions, moves, stones of the turn in progress at the end) or ``_OVERFLOW``; the
     actions and the number of legal actions before each go to ``record`` (``kernels.new_record``)
     if it is not empty; ``board`` ends as the final state (the board as
-    it stands mid-turn), ``root_board`` as the start of the last turn. ``maximal``: ``all_growth``
-    as a constant (see ``_run``)."""
+    it stands mid-turn), ``root_board`` as the start of the last turn. ``maximal``: under
+    ``growth="all"``, a constant (see ``_run``)."""
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
+    if maximal:  # read by _legal_masks; no turn's start changes it
+        tv[_TV_COUNTS * words + _ALL_GROWTH] = 1
     at = 2 * words
     mid = board[at + _MID_TURN] == 1
     to_move = board[at + _TO_MOVE]
     n_stones = 0
     if mid:
         bal = _balancing_now(balancing, to_move, board[at + _HAS_GROWN])
-        _start_turn(
-            root_board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, wb, node, np.int64(0)
-        )
+        _start_turn(root_board, words * to_move, words * (1 - to_move), bal, pt, tb, tv, wb, node, np.int64(0))
         for i in range(_NODE_FIELDS * words):
             node[i] = tv[i]
         while n_stones < stones.shape[0] and stones[n_stones] >= 0:
@@ -342,7 +341,7 @@ def _play(
             for i in range(at):
                 root_board[i] = board[i]
             bal = _balancing_now(balancing, to_move, board[at + _HAS_GROWN])
-            _start_turn(board, words * to_move, words * (1 - to_move), bal, all_growth, pt, tb, tv, wb, node, reuse)
+            _start_turn(board, words * to_move, words * (1 - to_move), bal, pt, tb, tv, wb, node, reuse)
             reuse = np.int64(1)
             for i in range(_NODE_FIELDS * words):
                 node[i] = tv[i]
@@ -484,14 +483,12 @@ def _area_count(white, black, nbr):
 
 
 @_inline
-def _run(
-    boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out, maximal
-):
+def _run(boards, streams, one_stream, max_actions, nbr, balancing, witnesses, n_witnesses, record, out, maximal):
     """One random game (or rollout) per row of ``boards`` (board, then
     the turn's start, then its stones: see ``_play``) and of ``streams`` (changed in place).
     ``out`` rows: outcome, actions, moves, scores (2), stones of a turn in progress, and White's
     area minus Black's by ``area_estimate`` (rollouts cut by their budget only). The witnesses
-    given are the first game's (a rollout's). ``maximal`` is ``all_growth`` as a constant: the two
+    given are the first game's (a rollout's). ``maximal``: under growth="all", a constant: the two
     entries below inline this with True and False, so that numba prunes the growth="all" search
     (``_completable_all``, ``_search_maximal`` and the rest) out of ``_run_any``, and a
     growth="any" game never compiles it."""
@@ -504,7 +501,7 @@ def _run(
         board = row[: 2 * words + 4]
         played, moves, n_stones = _play(
             board, row[2 * words + 4 : 4 * words + 4], row[4 * words + 4 :], streams[g], one_stream, max_actions, nbr,
-            balancing, all_growth, witnesses, n_witnesses, record, maximal,
+            balancing, witnesses, n_witnesses, record, maximal,
         )  # fmt: skip
         if played == _OVERFLOW:
             out[g, 0] = REPLAY
@@ -522,17 +519,15 @@ def _run(
 
 
 @njit
-def _run_any(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
-    """``_run`` under growth="any" (``all_growth`` False): the compiled entry without the search."""
-    _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out,
-         False)  # fmt: skip
+def _run_any(boards, streams, one_stream, max_actions, nbr, balancing, witnesses, n_witnesses, record, out):
+    """``_run`` under growth="any": the compiled entry without the search."""
+    _run(boards, streams, one_stream, max_actions, nbr, balancing, witnesses, n_witnesses, record, out, False)
 
 
 @njit
-def _run_all(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out):
-    """``_run`` under growth="all" (``all_growth`` True): the compiled entry with the search."""
-    _run(boards, streams, one_stream, max_actions, nbr, balancing, all_growth, witnesses, n_witnesses, record, out,
-         True)  # fmt: skip
+def _run_all(boards, streams, one_stream, max_actions, nbr, balancing, witnesses, n_witnesses, record, out):
+    """``_run`` under growth="all": the compiled entry with the search."""
+    _run(boards, streams, one_stream, max_actions, nbr, balancing, witnesses, n_witnesses, record, out, True)
 
 
 @njit

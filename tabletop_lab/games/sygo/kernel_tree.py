@@ -48,12 +48,12 @@ from .rules import FINISH, FIRST_PLACE, PASS
 
 #: The entries of ``rules``, the tuple the tree's operations read (``SygoKernel.tree_root``):
 #: the neighbour table and balancing option, ``_play``'s arrays (``_scratch``), then a rollout's
-#: arguments for ``_run_any`` (its row, stream, out, no record, one stream, growth="any").
+#: arguments for ``_run_any`` (its row, stream, out, no record, one stream).
 _R_NBR, _R_BALANCING = 0, 1  # the board and the rules
 _R_PT, _R_TB, _R_TV, _R_WB, _R_WP, _R_NODE, _R_FOUND, _R_WITNESSES, _R_N_WITNESSES = range(2, 11)  # _play's arrays
-_R_ROW, _R_STREAMS, _R_OUT, _R_RECORD, _R_ONE_STREAM, _R_ALL_GROWTH = range(11, 17)  # a rollout's _run_any arguments
-_R_FB, _R_POINTS, _R_AFTER = range(17, 20)  # _play's arrays
-_R_ENTRIES = 20
+_R_ROW, _R_STREAMS, _R_OUT, _R_RECORD, _R_ONE_STREAM = range(11, 16)  # a rollout's _run_any arguments
+_R_FB, _R_POINTS, _R_AFTER = range(16, 19)  # _play's arrays
+_R_ENTRIES = 19
 
 
 @njit
@@ -72,7 +72,6 @@ def _tree_turn(state, rules):
         start + words * to_move,
         start + words * (1 - to_move),
         bal,
-        rules[_R_ALL_GROWTH],
         pt,
         tb,
         tv,
@@ -212,7 +211,6 @@ def _tree_rollout(state, budget, stream, rules, values):
             budget,
             nbr,
             balancing,
-            rules[_R_ALL_GROWTH],
             rules[_R_WITNESSES],
             rules[_R_N_WITNESSES],
             rules[_R_RECORD],

@@ -10,7 +10,6 @@ import numpy as np
 
 from .kernel_bits import (
     _ALIVE,
-    _ALL_GROWTH,
     _AROUND,
     _BALANCING_NOW,
     _BOARD_FULL,
@@ -89,9 +88,10 @@ def _add_sources(p, pt, used):
 
 
 @_borrowing
-def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, wb, last, reuse):
+def _start_turn(board, mover_at, opp_at, balancing, pt, tb, tv, wb, last, reuse):
     """Fill ``pt``, ``tb``, ``tv`` for the position of the mover's stones ``board[mover_at:]``
-    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``).
+    and the opponent's ``board[opp_at:]`` (``growth.Turn.__init__``); ``balancing``: whether a
+    balancing move is open this turn. tv's slot _ALL_GROWTH is its caller's, set once.
 
     ``reuse`` 0: every group is flooded (``_label_all``), numbered by its lowest point (the
     engine's numbering: the compiled tree's keys hold grown and closed groups).
@@ -106,7 +106,6 @@ def _start_turn(board, mover_at, opp_at, balancing, all_growth, pt, tb, tv, wb, 
     else:
         _label_all(board, mover_at, opp_at, pt, tb, tv, wb)
     tv[_TV_COUNTS * words + _BALANCING_NOW] = balancing
-    tv[_TV_COUNTS * words + _ALL_GROWTH] = all_growth
     tv[_TV_COUNTS * words + _TOUCH_FILLED] = 0  # _TOUCH not filled yet
 
 
