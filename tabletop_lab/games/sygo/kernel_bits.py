@@ -127,7 +127,8 @@ def _nth_point(bits, at, words, k):
 #   ``tv``: the root node (fields as a node's), the growable points (field _TV_GROWABLE), then
 #     from ``_TV_COUNTS * W`` the slots _N_START_GROUPS, _N_OPP_GROUPS (numbers without a group
 #     are allowed: no stones, no liberties), _BALANCING_NOW, _ALL_GROWTH, _TOUCH_FILLED.
-# The growth search takes them with its scratch as one tuple, ``turn = (pt, tb, tv, wb, wp)``.
+# The legal actions and the growth search take them with their scratch as one tuple,
+# ``turn = (pt, tb, tv, wb, wp)``.
 # Scratch: ``wb`` bitset rows, ``wp`` point-list rows, and for the code run at every action
 # ``fb``, flat bitsets (row r at ``fb[r * W:(r + 1) * W]``, the board size last) that it indexes
 # with offsets rather than views.

@@ -109,7 +109,7 @@ def _end_ok(node, q, turn, maximal):
 
 
 @_borrowing
-def _legal_masks(node, mid, breathing, pt, tb, tv, fb, wb, wp, points, after):
+def _legal_masks(node, mid, breathing, turn, fb, points, after):
     """``SygoState._legal_actions`` at ``node`` (``mid``: a growth turn is in progress) as
     bitsets in ``fb``: the placements in row _PLACE_OK, the growth stones in row _GROW_OK, as
     far as the engine's shortcut and the quick tests settle them; the other candidates in rows
@@ -122,6 +122,7 @@ def _legal_masks(node, mid, breathing, pt, tb, tv, fb, wb, wp, points, after):
     ``breathing`` (1, else 0): every mover group of the node is known to have a liberty, as
     after a growth stone of row _BREATHING: the growth stones that the quick tests found legal
     (their group breathes, and the node's others did)."""
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     mover, opp, grown, closed = _NODE_MOVER * words, _NODE_OPP * words, _NODE_GROWN * words, _NODE_CLOSED * words
     growable = _TV_GROWABLE * words
@@ -216,13 +217,13 @@ def _settle_next_to_two(node, mover, fb, words):
 
 
 @_inline
-def _check_candidates(node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal):
+def _check_candidates(node, mid, finish, turn, fb, points, after, found, witnesses, n_witnesses, maximal):
     """Decide what ``_legal_masks`` left open, in the engine's order (under ``growth="all"`` the
     witnesses found depend on it): finish, the placements of row _PLACE_CHECK, the growth
     stones of row _GROW_CHECK (the legal ones join rows _PLACE_OK, _GROW_OK). Returns finish's
     legality. ``points`` and ``after`` (a node) are scratch. ``maximal``: under ``growth="all"``,
     a constant, so that numba leaves the maximal-move search out of a growth="any" entry."""
-    turn = (pt, tb, tv, wb, wp)  # the turn's analysis and scratch, for the growth search
+    pt, tb, tv, wb, wp = turn
     words = wb.shape[1]
     mover, opp = _NODE_MOVER * words, _NODE_OPP * words
     if maximal and finish < 0:
@@ -317,6 +318,7 @@ def _play(
     n_points = nbr.shape[0]
     words = (n_points + 31) >> 5
     pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
+    turn = (pt, tb, tv, wb, wp)  # the turn's analysis and scratch
     if maximal:  # read by _legal_masks; no turn's start changes it
         tv[_TV_COUNTS * words + _ALL_GROWTH] = 1
     at = 2 * words
@@ -346,10 +348,10 @@ def _play(
             for i in range(_NODE_FIELDS * words):
                 node[i] = tv[i]
             n_stones = 0
-        finish = _legal_masks(node, mid, breathing, pt, tb, tv, fb, wb, wp, points, after)
+        finish = _legal_masks(node, mid, breathing, turn, fb, points, after)
         if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):  # rows _PLACE_CHECK, _GROW_CHECK
             finish = _check_candidates(
-                node, mid, finish, pt, tb, tv, fb, wb, wp, points, after, found, witnesses, n_witnesses, maximal
+                node, mid, finish, turn, fb, points, after, found, witnesses, n_witnesses, maximal
             )
         first = finish if mid else 1  # finish, or pass at a turn's start
         if n_witnesses[0] < 0:

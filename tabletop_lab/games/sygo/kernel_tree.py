@@ -101,18 +101,15 @@ def _tree_legal(state, rules, out):
         return 0
     node = _tree_turn(state, rules)
     mid = state[at + _MID_TURN] == 1
-    finish = _legal_masks(node, mid, np.int64(0), pt, tb, tv, fb, wb, wp, points, after)
+    turn = (pt, tb, tv, wb, wp)
+    finish = _legal_masks(node, mid, np.int64(0), turn, fb, points, after)
     if finish < 0 or _any_bits(fb, _PLACE_CHECK * words, 2 * words):
         finish = _check_candidates(  # the tree searches growth="any" only
             node,
             mid,
             finish,
-            pt,
-            tb,
-            tv,
+            turn,
             fb,
-            wb,
-            wp,
             points,
             after,
             rules[_R_FOUND],
