@@ -34,10 +34,15 @@ _COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "compiled_search.py", "gam
 _STAMP = "kernel-sources.sha256"
 
 
+def compiled_sources(package: Path = _PACKAGE) -> list[Path]:
+    """The sources compiled into the kernels (``_COMPILED_IN``), sorted: every module of a game
+    (a kernel split into modules, such as Sygo's ``kernel_*.py``, included)."""
+    return sorted({path for pattern in _COMPILED_IN for path in package.glob(pattern)})
+
+
 def sources_digest(package: Path = _PACKAGE) -> str:
-    """A hash of the sources compiled into the kernels (``_COMPILED_IN``)."""
-    sources = sorted({path for pattern in _COMPILED_IN for path in package.glob(pattern)})
-    return hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    """A hash of the sources compiled into the kernels (``compiled_sources``)."""
+    return hashlib.sha256(b"".join(path.read_bytes() for path in compiled_sources(package))).hexdigest()
 
 
 def forget_stale_caches(package: Path = _PACKAGE, cache_dir: str | None = None, digest: str | None = None) -> bool:

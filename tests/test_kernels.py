@@ -158,6 +158,17 @@ def test_a_board_move_never_waits_for_the_compiler(tmp_path):
     assert list(tmp_path.rglob("*.nbi")), "the background compile filled the cache"
 
 
+def test_every_module_with_compiled_code_is_hashed_for_the_caches():
+    """A kernel split into modules (Sygo's ``kernel_*.py``) invalidates numba's caches when any
+    of them changes: every module of the package that compiles with numba is in the digest."""
+    from tabletop_lab.jit import _PACKAGE, compiled_sources
+
+    hashed = set(compiled_sources())
+    compiling = [path for path in _PACKAGE.rglob("*.py") if "njit" in path.read_text()]
+    assert _PACKAGE / "games" / "sygo" / "kernel_maximal.py" in compiling
+    assert [path for path in compiling if path not in hashed] == []
+
+
 def test_caches_are_forgotten_when_code_compiled_into_them_changes(tmp_path):
     """numba checks a cache against its kernel's own file only; ``forget_stale_caches`` also
     watches the shared code and the rules the kernels compile in."""
