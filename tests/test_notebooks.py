@@ -3,6 +3,9 @@
 Each notebook under ``notebooks/`` (apps included) is one test, marked ``notebook``: it is
 executed with nbclient in a fresh kernel whose environment has ``TABLETOP_QUICK=1`` and whose
 working directory is the notebook's folder, as Jupyter would run it; any cell error fails it.
+A learn notebook runs with one more cell at its end (``LESSON_BOARDS``): every live board a
+lesson checks with ``quiz.played`` must accept the move the lesson asks for, and the check
+must then say the reader got it right.
 """
 
 from __future__ import annotations
@@ -49,12 +52,29 @@ def test_notebooks_exist():
 
 # ----------------------------------------------------------------------------- execution
 
+LESSON_BOARDS = """
+from tabletop_lab import quiz as _quiz
+
+_asked = _quiz.board_questions()
+assert _asked, "no lesson has a live board checked with quiz.played"
+for _board, _moves in _asked:
+    _move = sorted(_moves)[0]
+    assert not _quiz.played(_board, _moves), f"{_move!r}: the check says right before any move"
+    _board.session.check_can_play()  # the reader's seat is to move: a human seat, the game not over
+    _board.play(_move)
+    _verdict = _quiz.played(_board, _moves)
+    assert _verdict, f"the board accepted {_move!r} but its check says: {_verdict}"
+print(len(_asked), "lesson boards accept the moves their lessons ask for")
+"""
+
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_runs(path, monkeypatch):
     monkeypatch.setenv("TABLETOP_QUICK", "1")  # the kernel inherits this environment
     nb = nbformat.read(path, as_version=4)
+    if path.name == "learn.ipynb":
+        nb.cells.append(nbformat.v4.new_code_cell(LESSON_BOARDS))
     client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     client.execute()  # raises CellExecutionError, naming the cell, on any error
     ran = [cell for cell in nb.cells if cell.cell_type == "code"]
@@ -118,6 +138,24 @@ def test_quiz_messages():
     assert "No answer yet" in repr(quiz.check(None, expected=1))
     assert "{3, 4, 10}" in repr(quiz.check(..., expected={10, 3, 4}, reveal=True))  # sets shown sorted
     assert "&lt;b&gt;" in quiz.check("<b>", expected="x")._repr_html_()  # answers are escaped in HTML
+
+
+def test_quiz_played_checks_the_first_move_on_a_board():
+    from tabletop_lab.widgets import Board
+
+    board = Board("cross_endodoi", position="2,0,0,0,3,0/3,3,3,0,0,3 10-9 0")
+    assert not quiz.played(board, "0") and "No move yet" in repr(quiz.played(board, "0"))
+    board.play("4")
+    wrong = quiz.played(board, {"0"}, hint="An even pile goes right.")
+    assert not wrong and "you played '4'" in repr(wrong) and "An even pile goes right." in repr(wrong)
+    board.undo()  # a move taken back is not held against the reader
+    assert "No move yet" in repr(quiz.played(board, "0"))
+    board.play("0")
+    board.play("8")  # only the first move counts
+    assert quiz.played(board, "0") and quiz.played(board, ["0", "4"])
+    assert any(b is board and moves == {"0", "4"} for b, moves in quiz.board_questions())  # the last ask
+    with pytest.raises(ValueError, match="'1' is not a legal move"):
+        quiz.played(board, "1")  # hole 1 is empty at the start: the lesson would ask the impossible
 
 
 def test_quiz_checks_engine_answers():
