@@ -64,7 +64,7 @@ for _board, _moves in _asked:
     _board.play(_move)
     _verdict = _quiz.played(_board, _moves)
     assert _verdict, f"the board accepted {_move!r} but its check says: {_verdict}"
-print(len(_asked), "lesson boards accept the moves their lessons ask for")
+print("lesson boards that accept the moves their lessons ask for:", len(_asked))
 """
 
 
