@@ -4,8 +4,8 @@ Each notebook under ``notebooks/`` (apps included) is one test, marked ``noteboo
 executed with nbclient in a fresh kernel whose environment has ``TABLETOP_QUICK=1`` and whose
 working directory is the notebook's folder, as Jupyter would run it; any cell error fails it.
 A learn notebook runs with one more cell at its end (``LESSON_BOARDS``): every live board a
-lesson checks with ``quiz.played`` must accept the move the lesson asks for, and the check
-must then say the reader got it right.
+lesson checks with ``quiz.played`` must accept the move the lesson asks for, made by clicks and
+buttons as a reader makes it, and the check must then say the reader got it right.
 """
 
 from __future__ import annotations
@@ -55,16 +55,29 @@ def test_notebooks_exist():
 LESSON_BOARDS = """
 from tabletop_lab import quiz as _quiz
 
+
+def _click_through(board, move):
+    # Make ``move`` as a reader would: click the cells of each of its actions, or press its button.
+    for action in board.session.actions_of(move):
+        cells = board.adapter.action_cells(board.state, action)
+        for cell in cells:
+            board.click_cell(cell)  # a refused click goes to board.errors, and the check below fails
+        if not cells or action in board._choice_actions.values():  # a button, or a choice the clicks left open
+            labels = {a: label for label, a in {**board._button_actions, **board._choice_actions}.items()}
+            assert action in labels, f"{move!r}: no button for {board.state.action_to_string(action)!r}"
+            board.press(labels[action])
+
+
 _asked = _quiz.board_questions()
 assert _asked, "no lesson has a live board checked with quiz.played"
 for _board, _moves in _asked:
     _move = sorted(_moves)[0]
     assert not _quiz.played(_board, _moves), f"{_move!r}: the check says right before any move"
     _board.session.check_can_play()  # the reader's seat is to move: a human seat, the game not over
-    _board.play(_move)
+    _click_through(_board, _move)
     _verdict = _quiz.played(_board, _moves)
-    assert _verdict, f"the board accepted {_move!r} but its check says: {_verdict}"
-print("lesson boards that accept the moves their lessons ask for:", len(_asked))
+    assert _verdict, f"the board did not take {_move!r} by clicks: {_verdict} {_board.errors}"
+print("lesson boards that accept the moves their lessons ask for, clicked:", len(_asked))
 """
 
 
