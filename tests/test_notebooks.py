@@ -2,7 +2,8 @@
 
 Each notebook under ``notebooks/`` (apps included) is one test, marked ``notebook``: it is
 executed with nbclient in a fresh kernel whose environment has ``TABLETOP_QUICK=1`` and whose
-working directory is the notebook's folder, as Jupyter would run it; any cell error fails it.
+working directory is the notebook's folder, as Jupyter would run it; any cell error fails it,
+and so does a cell that waits on an idle kernel for 30 s (``tests.notebook_client``).
 A learn notebook runs with one more cell at its end (``LESSON_BOARDS``): every live board a
 lesson checks with ``quiz.played`` must accept the move the lesson asks for, made by clicks and
 buttons as a reader makes it, and the check must then say the reader got it right.
@@ -16,11 +17,11 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
-from nbclient import NotebookClient
 
 from tabletop_lab import data, load_game, quiz
 from tabletop_lab.agents import GreedyAgent
 from tabletop_lab.errors import PositionError
+from tests.notebook_client import StalledCellError, WatchedClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
@@ -88,12 +89,27 @@ def test_notebook_runs(path, monkeypatch):
     nb = nbformat.read(path, as_version=4)
     if path.name == "learn.ipynb":
         nb.cells.append(nbformat.v4.new_code_cell(LESSON_BOARDS))
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
-    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    client = WatchedClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError, or StalledCellError, naming the cell
     ran = [cell for cell in nb.cells if cell.cell_type == "code"]
     assert all(cell.execution_count is not None for cell in ran)
     errors = [o for cell in ran for o in cell.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_a_cell_the_kernel_never_takes_up_fails_naming_it():
+    """A request the kernel never reads leaves it idle: the cell fails after the idle limit, named,
+    instead of waiting out the 600 s timeout."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1", id="first"),
+                                         nbformat.v4.new_code_cell("y = x + 1", id="dropped")])
+    client = WatchedClient(nb, timeout=600, kernel_name="python3")
+    client.idle_limit = 2
+    with client.setup_kernel():
+        client.execute_cell(nb.cells[0], 0)  # a kernel that answers is left alone
+        assert nb.cells[0].execution_count == 1
+        client.kc.execute = lambda *args, **kwargs: "a-request-the-kernel-never-saw"  # as if the request were lost
+        with pytest.raises(StalledCellError, match=r"cell 1 \(id 'dropped'\) stalled: the kernel never took the request up"):
+            client.execute_cell(nb.cells[1], 1)
 
 
 # ----------------------------------------------------------------------------- hygiene
