@@ -37,7 +37,11 @@ def run_once(path: Path) -> tuple[str, float, str]:
     except StalledCellError as error:
         return "stall", time.monotonic() - start, str(error).splitlines()[0]
     except Exception as error:  # every other way a run can fail is counted and shown
-        return "failure", time.monotonic() - start, f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
+        return (
+            "failure",
+            time.monotonic() - start,
+            f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}",
+        )
     return "ok", time.monotonic() - start, ""
 
 
@@ -61,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
             outcome, took, what = run_once(path)
             counts[outcome] += 1
             seconds.append(took)
-            print(f"{name} run {run}/{args.runs}: {outcome} in {took:.1f} s" + (f": {what}" if what else ""), flush=True)
+            print(
+                f"{name} run {run}/{args.runs}: {outcome} in {took:.1f} s" + (f": {what}" if what else ""), flush=True
+            )
         rows.append((name, args.runs, counts["stall"], counts["failure"], sum(seconds) / len(seconds), max(seconds)))
     print(f"\n{'notebook':<28} {'runs':>5} {'stalls':>7} {'failures':>9} {'mean s':>7} {'max s':>6}")
     for name, runs, stalls, failures, mean, longest in rows:

@@ -100,15 +100,18 @@ def test_notebook_runs(path, monkeypatch):
 def test_a_cell_the_kernel_never_takes_up_fails_naming_it():
     """A request the kernel never reads leaves it idle: the cell fails after the idle limit, named,
     instead of waiting out the 600 s timeout."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1", id="first"),
-                                         nbformat.v4.new_code_cell("y = x + 1", id="dropped")])
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("x = 1", id="first"), nbformat.v4.new_code_cell("y = x + 1", id="dropped")]
+    )
     client = WatchedClient(nb, timeout=600, kernel_name="python3")
     client.idle_limit = 2
     with client.setup_kernel():
         client.execute_cell(nb.cells[0], 0)  # a kernel that answers is left alone
         assert nb.cells[0].execution_count == 1
         client.kc.execute = lambda *args, **kwargs: "a-request-the-kernel-never-saw"  # as if the request were lost
-        with pytest.raises(StalledCellError, match=r"cell 1 \(id 'dropped'\) stalled: the kernel never took the request up"):
+        with pytest.raises(
+            StalledCellError, match=r"cell 1 \(id 'dropped'\) stalled: the kernel never took the request up"
+        ):
             client.execute_cell(nb.cells[1], 1)
 
 
