@@ -27,10 +27,10 @@ import nbformat  # noqa: E402
 from tests.notebook_client import StalledCellError, WatchedClient  # noqa: E402
 
 
-def run_once(path: Path) -> tuple[str, float, str]:
+def run_once(path: Path, kernel: str = "python3") -> tuple[str, float, str]:
     """One execution of ``path``: ("ok" | "stall" | "failure", seconds, what went wrong)."""
     nb = nbformat.read(path, as_version=4)
-    client = WatchedClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = WatchedClient(nb, timeout=600, kernel_name=kernel, resources={"metadata": {"path": str(path.parent)}})
     start = time.monotonic()
     try:
         client.execute()
@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to run (default: every explore notebook)")
     parser.add_argument("--runs", type=int, default=20, help="executions of each notebook (default 20)")
+    parser.add_argument("--kernel", default="python3", help="the kernel to run them in (default python3)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         name = path.relative_to(ROOT / "notebooks").as_posix() if path.is_relative_to(ROOT / "notebooks") else str(path)
         counts, seconds = {"ok": 0, "stall": 0, "failure": 0}, []
         for run in range(1, args.runs + 1):
-            outcome, took, what = run_once(path)
+            outcome, took, what = run_once(path, args.kernel)
             counts[outcome] += 1
             seconds.append(took)
             print(
