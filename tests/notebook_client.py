@@ -15,6 +15,7 @@ import asyncio
 import time
 
 from nbclient import NotebookClient
+from nbclient.exceptions import DeadKernelError
 from nbclient.util import run_sync
 
 IDLE_LIMIT = 30.0  # seconds a cell may wait on a kernel that is not working on it
@@ -25,7 +26,12 @@ class StalledCellError(AssertionError):
 
 
 class WatchedClient(NotebookClient):
-    """``NotebookClient`` whose cells fail, named, after ``idle_limit`` seconds on an idle kernel."""
+    """``NotebookClient`` whose cells fail, named, after ``idle_limit`` seconds on an idle kernel.
+
+    nbclient already checks once a second, while a cell runs, that the kernel is alive
+    (``_async_poll_kernel_alive``); the watch is made there, and a stalled cell is ended the
+    way nbclient ends a cell whose kernel died, then reported as a ``StalledCellError``.
+    """
 
     idle_limit = IDLE_LIMIT
 
@@ -34,26 +40,33 @@ class WatchedClient(NotebookClient):
             self._kernel_state = (msg["content"]["execution_state"], time.monotonic())
         return super().process_message(msg, cell, cell_index)
 
-    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
-        run = super().async_execute_cell(cell, cell_index, execution_count, store_history)
-        if cell.cell_type != "code" or not cell.source.strip():
-            return await run
-        self._kernel_state = ("sent", time.monotonic())  # until the kernel says busy
-        task = asyncio.ensure_future(run)
+    async def _async_poll_kernel_alive(self) -> None:
         while True:
-            done, _ = await asyncio.wait([task], timeout=1)
-            if done:
-                return task.result()
+            await asyncio.sleep(1)
+            try:
+                await self._async_check_alive()
+            except DeadKernelError:
+                self.task_poll_for_reply.cancel()
+                return
             state, since = self._kernel_state
             if state != "busy" and time.monotonic() - since > self.idle_limit:
-                task.cancel()
-                await asyncio.wait([task], timeout=5)  # let nbclient's pollers unwind
-                if task.done() and not task.cancelled():
-                    task.exception()  # retrieved, so asyncio does not report it as lost
-                what = "never took the request up" if state == "sent" else "went idle on it and its reply never came"
-                raise StalledCellError(
-                    f"cell {cell_index} (id {cell.get('id')!r}) stalled: the kernel {what} "
-                    f"({self.idle_limit:g} s idle while the cell waited). Its source:\n{cell.source[:400]}"
-                )
+                self._stalled = state
+                self.task_poll_for_reply.cancel()  # async_execute_cell then raises DeadKernelError
+                return
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        self._kernel_state, self._stalled = ("sent", time.monotonic()), None  # "sent" until the kernel says busy
+        try:
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+        except DeadKernelError:
+            if self._stalled is None:
+                raise
+            what = (
+                "never took the request up" if self._stalled == "sent" else "went idle on it and its reply never came"
+            )
+            raise StalledCellError(
+                f"cell {cell_index} (id {cell.get('id')!r}) stalled: the kernel {what} "
+                f"({self.idle_limit:g} s idle while the cell waited). Its source:\n{cell.source[:400]}"
+            ) from None
 
     execute_cell = run_sync(async_execute_cell)  # nbclient binds its own at class level
