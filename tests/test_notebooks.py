@@ -11,12 +11,14 @@ buttons as a reader makes it, and the check must then say the reader got it righ
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 
 import nbformat
 import pandas as pd
 import pytest
+from packaging.version import Version
 
 from tabletop_lab import data, load_game, quiz
 from tabletop_lab.agents import GreedyAgent
@@ -95,6 +97,17 @@ def test_notebook_runs(path, monkeypatch):
     assert all(cell.execution_count is not None for cell in ran)
     errors = [o for cell in ran for o in cell.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_the_kernel_is_not_one_that_leaves_requests_unread():
+    """ipykernel 7.0 to 7.3 send each shell reply raw on the socket whose stream reads the
+    requests; a request arriving during that send can stay unread, the kernel idle and the cell
+    waiting (ipykernel PR 1529, fixed in 7.4). pyproject.toml excludes them."""
+    version = Version(importlib.metadata.version("ipykernel"))
+    assert not Version("7.0") <= version < Version("7.4"), (
+        f"ipykernel {version} can stall a notebook: install 7.4 or later"
+    )
+    assert "!=7.3.*" in (ROOT / "pyproject.toml").read_text()
 
 
 def test_a_cell_the_kernel_never_takes_up_fails_naming_it():
