@@ -7,6 +7,16 @@ took the request up (no ``busy`` status for it), or that went ``idle`` on it and
 came, will never answer, and waiting on it only turns a failure into a ten-minute stall.
 ``WatchedClient`` follows the kernel's status messages for the cell and raises
 ``StalledCellError`` after ``idle_limit`` seconds of such idleness.
+
+The stalls the explore notebooks showed had that look (the kernel idle, nbclient waiting) but
+were on this side: the kernel's reply had arrived and sat in the client's shell socket, and the
+asyncio poller waiting on that socket was never woken. ZeroMQ signals a socket's file
+descriptor on an edge, and a wake-up can be missed; its documentation asks the user of the
+descriptor to check ``ZMQ_EVENTS`` rather than rely on the signal alone, and pyzmq's asyncio
+socket, on reading ``EVENTS``, runs the receives that are ready. So once a second, while a cell
+runs, ``WatchedClient`` reads ``EVENTS`` of the shell and IOPub sockets: a reply left waiting is
+taken within a second (measured: a stalled cell completed at once when its shell socket's
+``EVENTS`` was read, and had waited 120 s without it).
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import zmq
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import run_sync
@@ -29,8 +40,9 @@ class WatchedClient(NotebookClient):
     """``NotebookClient`` whose cells fail, named, after ``idle_limit`` seconds on an idle kernel.
 
     nbclient already checks once a second, while a cell runs, that the kernel is alive
-    (``_async_poll_kernel_alive``); the watch is made there, and a stalled cell is ended the
-    way nbclient ends a cell whose kernel died, then reported as a ``StalledCellError``.
+    (``_async_poll_kernel_alive``); the sockets' ``EVENTS`` are read and the watch is made there,
+    and a stalled cell is ended the way nbclient ends a cell whose kernel died, then reported
+    as a ``StalledCellError``.
     """
 
     idle_limit = IDLE_LIMIT
@@ -48,6 +60,8 @@ class WatchedClient(NotebookClient):
             except DeadKernelError:
                 self.task_poll_for_reply.cancel()
                 return
+            for channel in (self.kc.shell_channel, self.kc.iopub_channel):
+                channel.socket.get(zmq.EVENTS)  # services a missed wake-up: a waiting reply is received
             state, since = self._kernel_state
             if state != "busy" and time.monotonic() - since > self.idle_limit:
                 self._stalled = state
