@@ -1,7 +1,7 @@
 """The build step that ships the notebooks and data in the wheel (all other settings: pyproject.toml).
 
 A wheel carries only the package, so ``build_py`` copies the repository's top-level ``notebooks/``,
-``data/`` and ``voila.json`` into ``tabletop_lab/bundle/`` of the build (an sdist carries them
+``data/``, ``docs/rules/`` (the rules pages the apps quote) and ``voila.json`` into ``tabletop_lab/bundle/`` of the build (an sdist carries them
 through ``MANIFEST.in``). A checkout keeps using its top-level folders (``tabletop_lab.resources``);
 editable installs copy nothing.
 """
@@ -13,7 +13,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SHIPPED = ("notebooks", "data", "voila.json")
+SHIPPED = ("notebooks", "data", "docs/rules", "voila.json")
 SKIPPED = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "*.pyc")
 
 

@@ -29,13 +29,32 @@ viewer before it asks about cells. Turns of several actions need nothing more: t
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import re
+import textwrap
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
-from .core import Game, State
+from .core import Game, Result, State
 from .errors import RulesError
+from .rulebook import rule_reference, without_reference
 
-__all__ = ["BoardAdapter", "load_adapter", "subsample"]
+__all__ = ["BoardAdapter", "Refusal", "load_adapter", "result_text", "subsample", "wrap_title"]
+
+#: The engine's "<game>: '<move>' is illegal: " before its reason.
+_ENGINE_PREFIX = re.compile(r"^[a-z_0-9]+: (?:'[^']*'|\"[^\"]*\"|\S+) is (?:illegal|incomplete): ")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a click or a move was refused: ``words`` for the player, the ``rule`` behind it
+    (a section of ``docs/rules/<game>.md``, "2.1" or "Decision 10", or ``None``) and the
+    engine's own ``message``, which names that rule."""
+
+    words: str
+    rule: str | None
+    message: str
+    game: str
 
 
 class BoardAdapter:
@@ -54,6 +73,17 @@ class BoardAdapter:
 
     def __init__(self, game: Game):
         self.game = game
+        #: The step of the last move shown alone (1..``steps(state)``), ``None``: the whole move.
+        self.step: int | None = None
+
+    def steps(self, state: State) -> int:
+        """How many steps of the last move the board can show one at a time (a relay's laps);
+        0 when there is nothing to step through (the default)."""
+        return 0
+
+    def step_name(self) -> str:
+        """What a step is called ("lap")."""
+        return "step"
 
     def setup(self, figure: Any) -> Any:
         """Create the board's axes and artists on ``figure`` (once); return the axes."""
@@ -106,6 +136,19 @@ class BoardAdapter:
         (for example seeds left on the board credited to their owner); none by default."""
         return ""
 
+    def result_words(self, state: State) -> str:
+        """The finished game's result in words for the status line: who won, why, and the count.
+
+        By default the generic ``result_text`` followed by ``result_note``; a game's adapter
+        says it in its own words (its renderer's ``result_words``)."""
+        note = self.result_note(state)
+        return result_text(state.result(), self.player_name) + (f": {note}" if note else "")
+
+    def status_note(self, state: State) -> str:
+        """What the player to move must do, when the status line should say more than "to move"
+        (a sacrifice due, a prisoner to place); none by default."""
+        return ""
+
     def legend(self) -> str:
         """One line saying what the picture's marks mean (rings, previews, arrows); none by default."""
         return ""
@@ -117,6 +160,28 @@ class BoardAdapter:
         """Why clicking ``cells`` picks no legal action, in words."""
         shown = " then ".join(self.cell_name(c) for c in cells)
         return f"{shown}: no legal action of {self.player_name(state.current_player())} starts this way"
+
+    #: ``(pattern, words)`` pairs turning the engine's reasons into the player's words: the first
+    #: pattern found (``re.search``) in a reason, its rule reference removed, gives ``words``
+    #: formatted with the pattern's named groups (and ``{mover}``, the name of the seat to move).
+    phrases: tuple[tuple[str, str], ...] = ()
+
+    def explain(self, message: str, state: State | None = None) -> Refusal | None:
+        """The player's words for an engine message, with the rule it names (``None`` when the
+        message is not a refusal by the rules: it is shown as it is)."""
+        rule = rule_reference(message)
+        reason = without_reference(_ENGINE_PREFIX.sub("", message))
+        engine = rule is not None or _ENGINE_PREFIX.match(message) is not None
+        mover = ""
+        if state is not None and not state.is_terminal():
+            mover = self.player_name(state.current_player())
+        for pattern, words in self.phrases:
+            match = re.search(pattern, reason)
+            if match:
+                return Refusal(words.format(mover=mover, **match.groupdict()), rule, message, self.game.name)
+        if not engine:
+            return None
+        return Refusal(_sentence(reason), rule, message, self.game.name)
 
     def preview(self, state: State, action: int) -> tuple[Any, str]:
         """What hovering over ``action`` shows: a value for ``draw(preview=...)`` and a line of text."""
@@ -131,6 +196,10 @@ class BoardAdapter:
         """Show one frame from ``frames`` (``state`` is the position before the action)."""
         raise NotImplementedError
 
+    def team_name(self, team: int) -> str:
+        """A team as the picture names it; by default "team A", "team B" ..."""
+        return f"team {chr(ord('A') + team)}"
+
     def player_name(self, player: int) -> str:
         names = self.game.info.player_names
         return names[player] if player < len(names) else f"Player {player}"
@@ -142,6 +211,51 @@ def load_adapter(game: Game) -> BoardAdapter:
     if cls is None:
         raise RulesError(f"game {game.name!r} has no board adapter yet")
     return cls(game)
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop.
+
+    >>> _sentence("hole 3 is empty; a move must lift at least one seed")
+    'Hole 3 is empty; a move must lift at least one seed.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def result_text(result: Result, name: Callable[[int], str]) -> str:
+    """The result in words, ``name`` giving each player's name: "Game over: South wins, 20–16".
+
+    >>> result_text(Result((1,), (3.0, 5.0), "standard"), lambda p: ["Ann", "Bo"][p])
+    'Game over: Bo wins, 3–5'
+    """
+    scores = "–".join(str(int(s)) if float(s).is_integer() else f"{s:g}" for s in result.scores)
+    if result.is_draw:
+        text = f"Game over: draw, {scores}"
+    else:
+        winners = " and ".join(name(p) for p in result.winners)
+        text = f"Game over: {winners} win{'s' if len(result.winners) == 1 else ''}, {scores}"
+    if result.reason != "standard":
+        text += f" ({result.reason})"
+    return text
+
+
+def wrap_title(text: str, width_inches: float, fontsize: float = 11, max_lines: int = 2) -> str:
+    """``text`` broken into lines that fit a figure ``width_inches`` wide at ``fontsize`` points
+    (at most ``max_lines``, the last one shortened with "…" if need be).
+
+    >>> wrap_title("White wins: both Black Capitals have fallen", 2.5).splitlines()
+    ['White wins: both Black', 'Capitals have fallen']
+    """
+    chars = max(10, int(width_inches * 72 / (fontsize * 0.6)))  # an average glyph is ~0.6 em wide
+    lines = textwrap.wrap(text, chars) or [""]
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = textwrap.shorten(lines[-1] + " …", chars, placeholder=" …")
+    return "\n".join(lines)
 
 
 def subsample(frames: list, max_frames: int) -> list:

@@ -249,7 +249,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=range(9),
         metavar="{0..8}",
         default=PREHEAT,
-        help=f"kernels kept ready per app so that it opens at once, ~150 MB each (default {PREHEAT}; 0: none)",
+        help=f"kernels kept ready per app so that it opens at once, ~75 MB each (default {PREHEAT}; 0: none)",
     )
     serve.set_defaults(command=_serve, name="serve")
 

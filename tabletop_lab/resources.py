@@ -1,4 +1,4 @@
-"""Where the notebooks, the data and ``voila.json`` live: a checkout's top-level folders, or the
+"""Where the notebooks, the data, the rules pages (``docs/rules/``) and ``voila.json`` live: a checkout's top-level folders, or the
 copies a wheel ships in ``tabletop_lab/bundle/`` (``setup.py`` copies them there when it builds).
 
 A checkout is recognised by its ``pyproject.toml`` beside the package, so that an installed

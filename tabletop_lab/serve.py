@@ -11,8 +11,8 @@ a page are culled after ``CULL_IDLE_TIMEOUT`` seconds.
 Apps open in about two seconds because their kernels are **preheated**: the server keeps
 ``PREHEAT`` started kernels per app, each having run its notebook up to the cell that needs the
 page's request (a Play app's shared link: ``tabletop_lab.widgets.links.page_query``), and hands
-one to the next visitor; the pool refills in the background. Waiting kernels cost about 150 MB
-each and do not count against the cap. ``voila.json`` sets no cell timeout, since a preheated
+one to the next visitor; the pool refills in the background. Waiting kernels cost about 75 MB
+each (PSS; ``scripts/server_memory.py`` measures the whole server) and do not count against the cap. ``voila.json`` sets no cell timeout, since a preheated
 kernel waits for its visitor inside a cell. :func:`voila_command` is the
 one place the command-line flags live; :func:`serve` runs it in the foreground. The gallery, the landing page
 that links every app, is ``/voila/render/index.ipynb``: Voila's own root page ``/`` is a plain

@@ -74,12 +74,15 @@ class SessionView:
     enabled: frozenset[str]
     cards_note: str
     notice: str
+    undo: str = ""
+    agent: str = ""
 
 
 class PlaySession:
     """One game at one screen; ``seats``: per seat ``"human"`` or an agent spec or Agent; seat i's
     agent is seeded with ``seed + i``. ``names`` names the seats (default: the game's names),
-    ``result_words`` words a finished game's result for the status line."""
+    ``result_words`` words a finished game's result for the status line, ``doing`` what the
+    player to move must do when it is more than a move (default: nothing said)."""
 
     THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
 
@@ -93,12 +96,14 @@ class PlaySession:
         loop: Any = None,
         names: Callable[[int], str] | None = None,
         result_words: Callable[[State], str] | None = None,
+        doing: Callable[[State], str] | None = None,
     ):
         self.game = game
         self.seed = seed
         self.loop = loop
         self.names = names or (lambda seat: _seat_name(self.game, seat))
         self.result_words = result_words or (lambda state: f"Game over: {state.result()}")
+        self.doing = doing or (lambda state: "")
         self.number = 0
         self.notice = ""  # what the last operation wants said (a takeback refused, cards dealt)
         self.animate: Callable[[State, int, Callable[[], None]], None] | None = None
@@ -108,6 +113,7 @@ class PlaySession:
         self._dirty = False
         self._epoch = 0
         self._busy = False
+        self._paused = False  # agents wait: Agent move plays one move, resume() lets them go on
         specs = [HUMAN] * game.num_players if seats is None else list(seats)
         if len(specs) != game.num_players:
             raise ValueError(f"{game.name}: seats needs {game.num_players} entries (one per player), got {len(specs)}")
@@ -184,6 +190,43 @@ class PlaySession:
         wanted = self._wanted_screen()
         return None if wanted == self._screen else wanted
 
+    @property
+    def paused(self) -> bool:
+        """True while agents wait (``pause``): ``agent_move`` plays one agent move at a time."""
+        return self._paused
+
+    def pause(self) -> None:
+        """Stop agents from moving on their own (a thinking agent's reply is dropped)."""
+        self._check_screen()
+        with self._change():
+            self._cancel()
+            self._paused = True
+            self._dirty = True
+
+    def resume(self) -> None:
+        """Let agents move on their own again, starting now if one is to move."""
+        self._check_screen()
+        with self._change():
+            self._paused = False
+            self._dirty = True
+            self.run_agents()
+
+    def agent_text(self) -> str:
+        """Why "Agent move" does or does not work now, in words (for its tooltip)."""
+        state = self._state
+        if state.is_terminal():
+            return "The game is over"
+        if self._busy:
+            return f"{self.who(state.current_player())} is thinking"
+        if self._agents[state.current_player()] is None:
+            return (
+                f"{self.names(state.current_player())} is a human seat. Agents move by themselves after a human "
+                "move; Agent move plays an agent's turn when they wait (after Undo, a jump, or Pause)"
+            )
+        if self.capped():
+            return f"Agents stopped at the cap of {self.game.info.max_actions} actions"
+        return f"Play one move for {self.who(state.current_player())}"
+
     def humans(self) -> list[int]:
         return [seat for seat, agent in enumerate(self._agents) if agent is None]
 
@@ -205,7 +248,8 @@ class PlaySession:
         return self._state.legal_actions() if self.playable() else []
 
     def can(self, control: str) -> bool:
-        """Whether ``control`` works now: undo, redo, jump, agent, ready, load, new, seats, show_all, hide."""
+        """Whether ``control`` works now: undo, redo, jump, agent, pause, resume, ready, load, new,
+        seats, show_all, hide."""
         if self.handing_over is not None:
             return control == "ready"
         if control == "undo":  # at the last reveal it stays enabled, to say why it goes no further
@@ -213,7 +257,11 @@ class PlaySession:
         if control == "redo":
             return self._pos + 1 < len(self._line)
         if control == "agent":
-            return not self._busy and self.agent_to_move() is not None
+            return not self._busy and self.agent_to_move() is not None and not self.capped()
+        if control == "pause":
+            return not self._paused and any(agent is not None for agent in self._agents)
+        if control == "resume":
+            return self._paused
         if control == "load":
             return not self._state.mid_turn()
         if control == "show_all":
@@ -254,7 +302,7 @@ class PlaySession:
     def who(self, player: int) -> str:
         agent = self._agents[player]
         name = self.names(player)
-        return name if agent is None else f"{name} ({agent.label})"
+        return name if agent is None else f"{name} ({agent.display_name})"
 
     def status_text(self) -> str:
         state = self._state
@@ -265,17 +313,24 @@ class PlaySession:
             return text + ": thinking…"
         if self.agent_to_move() is not None and self.capped():
             return text + f": agents stopped at the cap of {self.game.info.max_actions} actions"
+        if self.agent_to_move() is not None and self._paused:
+            return text + ": paused (Agent move plays one move, Resume lets the agents go on)"
         if self._turn and self.handing_over is None:
             so_far = " ".join(self.seen(self._line[self._pos], self._turn))
             return text + f": the move goes on after {so_far}"
-        return text
+        note = self.doing(state) if self.handing_over is None else ""
+        return text + f": {note}" if note else text
 
     def you_text(self) -> str:
-        """Whose seat is the user's: the only human's, or the viewer's with hidden information."""
+        """Whose seat is the user's: the only human's, or the viewer's with hidden information;
+        with several human seats (but not all) the seats the people at the screen play."""
         humans = self.humans()
         if self.handing_over is not None:
             return ""
         if self.perfect:
+            if 1 < len(humans) < self.game.num_players:
+                names = [self.names(seat) for seat in humans]
+                return "You play " + ", ".join(names[:-1]) + " and " + names[-1]
             seat = humans[0] if len(humans) == 1 else None
         else:
             seat = self._screen
@@ -288,7 +343,20 @@ class PlaySession:
         curtain = self.handing_over
         position, loadable = self.position_text()
         hidden = curtain is not None
-        controls = ("undo", "redo", "jump", "agent", "ready", "load", "new", "seats", "show_all", "hide")
+        controls = (
+            "undo",
+            "redo",
+            "jump",
+            "agent",
+            "pause",
+            "resume",
+            "ready",
+            "load",
+            "new",
+            "seats",
+            "show_all",
+            "hide",
+        )
         return SessionView(
             number=self.number,
             viewer=self.viewer,
@@ -304,6 +372,8 @@ class PlaySession:
             enabled=frozenset(c for c in controls if self.can(c)),
             cards_note="All cards have been shown in this game" if self._cards_shown else "",
             notice="" if hidden else self.notice,
+            undo="" if hidden else self.undo_text(),
+            agent="" if hidden else self.agent_text(),
         )
 
     # --- operations ----------------------------------------------------------------------
@@ -364,9 +434,30 @@ class PlaySession:
         target = self._takeback_target()
         if target is None:
             raise ValueError(self._reveal_note())
+        said = self.undo_text()
         with self._change():
             self._cancel()
             self._go(*target)
+            self.notice = said.replace("Undo takes back", "Took back", 1)
+
+    def undo_text(self) -> str:
+        """What Undo would take back now, in words ("Undo takes back move 5, White (bottom)'s
+        step a1 b2, and 2 agent moves after it"); "" when it takes back nothing."""
+        target = self._takeback_target() if (self._turn or self._pos) else None
+        if target is None:
+            return ""
+        viewer = self.viewer
+        if self._turn:
+            last = self.seen(self._line[self._pos], self._turn)[-1]
+            return f"Undo takes back {self.names(self._line[self._pos].current_player())}'s {last}"
+        pos = target[0]
+        mover = self.names(self._line[pos].current_player())
+        label = self._labels[pos].get(viewer, self._labels[pos][None])
+        after = self._pos - pos - 1
+        text = f"Undo takes back move {pos + 1}, {mover}'s {label}"
+        if after:
+            text += f", and {after} agent move{'s' if after > 1 else ''} after it"
+        return text
 
     def redo(self) -> None:
         """Forward along the line, to the next move a human plays (or its end)."""
@@ -466,11 +557,12 @@ class PlaySession:
             self.run_agents()
 
     def agent_move(self) -> None:
-        """Let the agent to move play: walking along the line never starts one (nor does the cap)."""
+        """Let the agent to move play (one move while paused): walking along the line never
+        starts one (nor does the cap)."""
         self._check_screen()
         with self._change():
             self._cancel()
-            self.run_agents()
+            self.run_agents(once=True)
 
     def record(self) -> GameRecord:
         """The game so far as a record; ``cards_shown`` when all cards were shown in it."""
@@ -481,10 +573,10 @@ class PlaySession:
 
     # --- agents --------------------------------------------------------------------------
 
-    def run_agents(self) -> None:
+    def run_agents(self, *, once: bool = False) -> None:
         """Let agents play while one is to move and the cap is not reached (in a thread when the
-        session has a loop, else at once)."""
-        if self.agent_to_move() is None or self.capped():
+        session has a loop, else at once); while paused, nothing, or one move when ``once``."""
+        if self.agent_to_move() is None or self.capped() or (self._paused and not once):
             return
         with self._change():
             while (agent := self.agent_to_move()) is not None and not self.capped():
@@ -494,6 +586,8 @@ class PlaySession:
                 with ready_kernels_only():
                     action = agent.choose_action(self._state.clone())
                 self._play_action(action)
+                if self._paused:
+                    return
 
     def _think(self, agent: Agent) -> None:
         """Ask ``agent`` in a thread; its answer comes back on the loop as ``_agent_replied``."""

@@ -378,3 +378,67 @@ def test_the_state_number_rises_with_every_change_and_only_then(name):
         session.jump(99)  # refused: no change, no number
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
     assert session.view().number == session.number
+
+
+def test_undo_says_whose_move_it_takes_back():
+    """Capitals with two people and two agents: from White (bottom)'s turn, Undo goes back over
+    Black (right)'s reply to White (top)'s move, and says so before and after."""
+    game = load_game("capitals")
+    session = PlaySession(game, ["human", "random", "human", "random"], seed=1)
+    assert session.undo_text() == "" and session.view().undo == ""
+    first = session.state.legal_moves()[0]
+    session.play_actions(session.actions_of(first))
+    assert session.state.current_player() == 2  # the agent replied
+    expected = f"move 1, White (top)'s {first}, and 1 agent move after it"
+    assert session.view().undo == f"Undo takes back {expected}"
+    session.undo()
+    assert session.notice == f"Took back {expected}" and session.view().notice == session.notice
+    assert session.pos == 0
+
+
+def test_you_are_names_every_human_seat_when_several_but_not_all_are():
+    game = load_game("capitals")
+    both = PlaySession(game, ["human", "random", "human", "random"], seed=1)
+    assert both.you_text() == "You play White (top) and White (bottom)"
+    assert PlaySession(game, ["human"] * 4).you_text() == ""  # everyone at the screen
+    assert PlaySession(game, ["random", "human", "random", "random"], seed=1).you_text() == "You are Black (right)"
+
+
+def test_two_agents_can_be_paused_stepped_and_resumed():
+    async def run():
+        game = load_game("cross_endodoi")
+        session = PlaySession(game, ["random", "random"], seed=4, loop=asyncio.get_running_loop())
+        session.THINK_DELAY_SECONDS = 0
+        session.run_agents()
+        session.pause()  # the reply being thought about is dropped
+        assert session.paused and not session.busy and "pause" not in session.view().enabled
+        assert "resume" in session.view().enabled and session.view().status.endswith(
+            "paused (Agent move plays one move, Resume lets the agents go on)"
+        )
+        paused_at = len(session.state.history())
+        await asyncio.sleep(0.2)
+        assert len(session.state.history()) == paused_at  # nobody moves while paused
+        session.agent_move()  # one move, then they wait again
+        while session.busy:
+            await asyncio.sleep(0.005)
+        assert len(session.state.history()) == paused_at + 1
+        await asyncio.sleep(0.1)
+        assert len(session.state.history()) == paused_at + 1
+        session.resume()
+        while session.busy or not session.state.is_terminal():
+            await asyncio.sleep(0.005)
+        return session
+
+    session = asyncio.run(run())
+    assert session.state.is_terminal() and not session.paused
+
+
+def test_agent_move_says_why_it_does_or_does_not_work():
+    game = load_game("cross_endodoi")
+    session = PlaySession(game, ["human", "random"], seed=1)
+    assert "agent" not in session.view().enabled
+    assert session.view().agent.startswith("South is a human seat. Agents move by themselves after a human move")
+    session.play_actions(session.actions_of("2"))
+    session.undo()  # back to South; jump to North's turn: the agent waits there
+    session.jump(1)
+    assert "agent" in session.view().enabled and session.view().agent == "Play one move for North (Random)"

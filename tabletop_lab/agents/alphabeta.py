@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..core import Game, State
-from .base import MAX_DEPTH, MAX_NODES, MAX_SECONDS, Agent, check_number, needs_perfect_information
+from .base import MAX_DEPTH, MAX_NODES, MAX_SECONDS, Agent, budget_words, check_number, needs_perfect_information
 
 __all__ = ["AlphaBetaAgent", "PLY_COST", "HEURISTIC_LIMIT"]
 
@@ -55,6 +55,7 @@ class AlphaBetaAgent(Agent):
     """
 
     name = "alphabeta"
+    title = "Alpha-beta"
 
     def __init__(self, seed: int | None = None, depth: int = 4, seconds: float | None = None, nodes: int | None = None):
         super().__init__(seed)
@@ -79,6 +80,9 @@ class AlphaBetaAgent(Agent):
         if kind.utility != "zero_sum":
             return f"it searches two-player zero-sum games; this one is {kind.utility} (use mcts)"
         return None
+
+    def describe(self) -> list[str]:
+        return budget_words(self.settings())
 
     def settings(self) -> dict[str, Any]:
         budget = {"seconds": self.seconds, "nodes": self.nodes}

@@ -36,6 +36,9 @@ class Agent:
     """
 
     name = "agent"
+    #: The agent's kind in words, for people ("MCTS"): ``display_name`` starts with it (by
+    #: default the registry name, capitalised).
+    title: str | None = None
     uses_kernels = False
 
     def __init__(self, seed: int | None = None):
@@ -84,6 +87,18 @@ class Agent:
         args = ",".join(f"{k}={v}" for k, v in self.settings().items())
         return f"{self.name}({args})" if args else self.name
 
+    @property
+    def display_name(self) -> str:
+        """The agent in words for seat pickers and status lines ("MCTS, 300 playouts"); ``label``,
+        which saved studies store, stays the machine form."""
+        title = self.title or self.name.replace("_", " ").capitalize()
+        described = self.describe()
+        return f"{title}, {', '.join(described)}" if described else title
+
+    def describe(self) -> list[str]:
+        """The settings in words, one phrase each ("300 playouts"); by default ``key value``."""
+        return [f"{key.replace('_', ' ')} {_word(value)}" for key, value in self.settings().items()]
+
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.settings().items())
         return f"{type(self).__name__}(seed={self.seed!r}{args})"
@@ -99,6 +114,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    title = "Random"
     uses_kernels = True  # simulate() lets the kernel play random seats
 
     def __init__(self, seed: int | None = None):
@@ -113,6 +129,36 @@ class RandomAgent(Agent):
         actions = self._check_supported(state)
         self.stream, draw = next_draw(self.stream)
         return actions[choice_index(draw, len(actions))]
+
+
+def _word(value: Any) -> str:
+    """A setting's value as people write it: ``True`` -> "on", ``0.5`` -> "0.5"."""
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def budget_words(settings: dict[str, Any]) -> list[str]:
+    """A search's settings in words: "300 playouts", "2 s per move", "depth 3", "at most 5000 positions"."""
+    words = []
+    for key, value in settings.items():
+        if key == "iterations":
+            words.append(f"{value} playouts")
+        elif key == "seconds":
+            words.append(f"{_word(float(value))} s per move")
+        elif key == "depth":
+            words.append(f"depth {value}")
+        elif key == "nodes":
+            words.append(f"at most {value} positions")
+        elif key == "c":
+            words.append(f"exploration {_word(float(value))}")
+        elif key == "paranoid":
+            words.append("paranoid" if value else "not paranoid")
+        else:
+            words.append(f"{key.replace('_', ' ')} {_word(value)}")
+    return words
 
 
 @contextmanager

@@ -19,6 +19,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    title = "Greedy"
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:

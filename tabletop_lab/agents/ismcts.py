@@ -25,7 +25,7 @@ from typing import Any
 
 from ..core import State
 from ..kernels import rollout_function
-from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, no_gc_pauses
+from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, budget_words, check_number, no_gc_pauses
 from .mcts import DEFAULT_C
 
 __all__ = ["ISMCTSAgent"]
@@ -46,6 +46,7 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
+    title = "ISMCTS"
     uses_kernels = True  # compiled rollouts
 
     def __init__(
@@ -63,6 +64,9 @@ class ISMCTSAgent(Agent):
         self.seconds = seconds
         self.c = c
         self.stats: dict[str, int] = {}
+
+    def describe(self) -> list[str]:
+        return budget_words(self.settings())
 
     def settings(self) -> dict[str, Any]:
         budget = {"iterations": self.iterations} if self.seconds is None else {"seconds": self.seconds}

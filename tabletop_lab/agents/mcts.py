@@ -31,7 +31,15 @@ from typing import Any
 
 from ..core import Game, State
 from ..kernels import playout_kernel, random_rollout, rollout_function
-from .base import MAX_ITERATIONS, MAX_SECONDS, Agent, check_number, needs_perfect_information, no_gc_pauses
+from .base import (
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    Agent,
+    budget_words,
+    check_number,
+    needs_perfect_information,
+    no_gc_pauses,
+)
 
 __all__ = ["MCTSAgent", "DEFAULT_C"]
 
@@ -59,6 +67,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    title = "MCTS"
     uses_kernels = True  # compiled rollouts and search
 
     def __init__(
@@ -88,6 +97,9 @@ class MCTSAgent(Agent):
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return needs_perfect_information(game)
+
+    def describe(self) -> list[str]:
+        return budget_words(self.settings())
 
     def settings(self) -> dict[str, Any]:
         budget = {"iterations": self.iterations} if self.seconds is None else {"seconds": self.seconds}

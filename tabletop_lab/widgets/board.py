@@ -41,7 +41,6 @@ from .controls import (
     make_canvas,
     option_controls,
     option_value,
-    result_text,
     seat_picker,
 )
 from .links import parse_query, share_query
@@ -59,7 +58,8 @@ class Board(widgets.VBox):
 
     Programmatic use: ``play(move)``, ``press(label)``, ``ready()``, ``undo()``, ``redo()``,
     ``jump(turn)``, ``new_game(**options)``, ``load(text)``, ``show_all_cards()``, ``hide_cards()``,
-    ``record()``, ``click_cell(cell)``, ``handle_click(x, y)``, ``cell_centre(cell)``, ``state``;
+    ``record()``, ``click_cell(cell)``, ``handle_click(x, y)``, ``cell_centre(cell)``, ``show_step(delta)``
+    (a long move step by step), ``state``;
     ``session`` is the ``PlaySession`` it draws.
     """
 
@@ -87,6 +87,8 @@ class Board(widgets.VBox):
             start = None
         self.errors = ErrorLog()
         self.adapter = load_adapter(game)
+        # refusals by the rules in the player's words, the rule behind a "why?"
+        self.errors.explain = lambda message: self.adapter.explain(message, self.session.state)
         self.session = PlaySession(
             game,
             seats,
@@ -95,6 +97,7 @@ class Board(widgets.VBox):
             loop=_running_loop(),
             names=lambda seat: self.adapter.player_name(seat),
             result_words=self._result_words,
+            doing=lambda state: self.adapter.status_note(state),
         )
         self.session.on_error = self.errors.report
         if animate:
@@ -142,9 +145,16 @@ class Board(widgets.VBox):
         self.action_buttons.add_class("tl-actions")
         self.choice_row = widgets.HBox()
         self.choice_row.add_class("tl-choices")
+        self.step_label = _label("tl-step-label")
+        self.step_prev = self._button("‹ Previous", "tl-step-prev", lambda: self.show_step(-1))
+        self.step_next = self._button("Next ›", "tl-step-next", lambda: self.show_step(+1))
+        self.step_all = self._button("Whole move", "tl-step-all", lambda: self.show_step(None))
+        self.step_row = widgets.HBox([self.step_label, self.step_prev, self.step_next, self.step_all])
+        self.step_row.add_class("tl-steps")
         self.undo_button = self._button("Undo", "tl-undo", self.undo)
         self.redo_button = self._button("Redo", "tl-redo", self.redo)
         self.agent_button = self._button("Agent move", "tl-agent-move", self.session.agent_move)
+        self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
         self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
         self.new_game_button = self._button("New game", "tl-new-game", self.new_game)
         self.load_button = self._button("Load", "tl-load", lambda: self.load(self.position_text.value))
@@ -172,7 +182,10 @@ class Board(widgets.VBox):
             self.legend,
             self.action_buttons,
             self.choice_row,
-            widgets.HBox([self.undo_button, self.redo_button, self.agent_button, self.show_all_button]),
+            self.step_row,
+            widgets.HBox(
+                [self.undo_button, self.redo_button, self.agent_button, self.pause_button, self.show_all_button]
+            ),
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
@@ -376,6 +389,41 @@ class Board(widgets.VBox):
                 targets.add(cells[n])
         return frozenset(targets)
 
+    def show_step(self, delta: int | None) -> None:
+        """Step through the last move (a relay's laps): ``+1`` the next step (the first one from
+        the whole move), ``-1`` the one before, ``None`` the whole move again."""
+        total = self.adapter.steps(self._state)
+        if not total:
+            raise ValueError("the last move has no steps to show one by one")
+        if delta is None:
+            self.adapter.step = None
+        else:
+            current = self.adapter.step or (0 if delta > 0 else total + 1)
+            self.adapter.step = min(max(current + delta, 1), total)
+        self._render()
+
+    def _sync_steps(self) -> None:
+        total = 0 if self.session.handing_over is not None else self.adapter.steps(self._state)
+        self.step_row.layout.display = None if total else "none"
+        if not total:
+            self.step_label.value = ""
+            return
+        name, step = self.adapter.step_name(), self.adapter.step
+        self.step_label.value = (
+            f"The last move, {name} by {name}: {total} {name}s"
+            if step is None
+            else f"{name.capitalize()} {step} of {total}"
+        )
+        self.step_prev.disabled = step == 1
+        self.step_next.disabled = step == total
+        self.step_all.disabled = step is None
+
+    def _toggle_pause(self) -> None:
+        if self.session.paused:
+            self.session.resume()
+        else:
+            self.session.pause()
+
     def _toggle_cards(self) -> None:
         if self.session.showing_all:
             self.hide_cards()
@@ -408,12 +456,12 @@ class Board(widgets.VBox):
     # --- drawing ---------------------------------------------------------------------------
 
     def _result_words(self, state: State) -> str:
-        note = self.adapter.result_note(state)
-        return result_text(state.result(), self.adapter.player_name) + (f": {note}" if note else "")
+        return self.adapter.result_words(state)
 
     def _on_session(self) -> None:
         """The session changed: forget the clicks towards an action, and draw its new state."""
         self._clicks, self._choices = (), []
+        self.adapter.step = None  # a new position shows its whole last move
         self.errors.clear()  # a message about the state left ("the game is over") is stale now
         if self.session.game is not self._drawn_game:
             self._set_game(self.session.game)
@@ -426,6 +474,7 @@ class Board(widgets.VBox):
         hidden = view.curtain is not None
         self._draw()
         self._sync_buttons(hidden)
+        self._sync_steps()
         self.status.value = view.status
         self.you_label.value = view.you
         self.notice.value = view.notice
@@ -440,8 +489,17 @@ class Board(widgets.VBox):
         self._sync_link()
         enabled = view.enabled
         self.undo_button.disabled = "undo" not in enabled
+        self.undo_button.tooltip = view.undo or "Nothing to take back"
         self.redo_button.disabled = "redo" not in enabled
         self.agent_button.disabled = "agent" not in enabled
+        self.agent_button.tooltip = view.agent
+        self.pause_button.description = "Resume agents" if self.session.paused else "Pause agents"
+        self.pause_button.disabled = not ({"pause", "resume"} & enabled)
+        self.pause_button.tooltip = (
+            "Agents wait; Agent move plays one move at a time"
+            if not self.session.paused
+            else "Let the agents move by themselves again"
+        )
         self.new_game_button.disabled = "new" not in enabled
         self.show_all_button.layout.display = "none" if self.game.info.perfect_information else None
         self.show_all_button.description = "Hide cards" if self.session.showing_all else "Show all cards"
@@ -503,12 +561,16 @@ class Board(widgets.VBox):
         """A link to this page with the game at this move: opened, or copied with the browser's
         "Copy link" (no script needed)."""
         query = self.share_query
-        self.link.value = (
-            f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move">'
-            f"Link to this position</a> {_COPY_LINK}"
-            if query
-            else ""
-        )
+        if query:
+            self.link.value = (
+                f'<a href="?{html.escape(query)}" target="_blank" title="Opens this game at this move" '
+                f'style="{_LINK_STYLE}">Link to this position</a> {_COPY_LINK}'
+            )
+        else:  # hidden information: the moves would tell what a seat may not see
+            self.link.value = (
+                "<small>No link to this position: a link lists the moves, and they would show "
+                "the cards a player may not see.</small>"
+            )
 
     def _sync_buttons(self, hidden: bool) -> None:
         """A button per legal action without a cell, and one per action the clicks complete."""
@@ -601,7 +663,8 @@ class Board(widgets.VBox):
     def _make_seat_pickers(self) -> None:
         specs = self.session.specs
         self.seat_pickers = [
-            seat_picker(i, self.adapter.player_name(i), spec, game=self.game) for i, spec in enumerate(specs)
+            seat_picker(i, self.adapter.player_name(i), spec, game=self.game, team_name=self.adapter.team_name)
+            for i, spec in enumerate(specs)
         ]
         for i, picker in enumerate(self.seat_pickers):
             picker.observe(lambda change, seat=i: self._on_seat(seat, change["new"]), names="value")
@@ -642,6 +705,10 @@ _COPY_LINK = (
     ".then(() => { this.textContent = 'Copied'; }, () => { this.textContent = 'Copy failed: use the link'; })"
     '">Copy link</button>'
 )
+
+
+#: An anchor that looks like one whatever the page's stylesheet (Voila's resets links' colour).
+_LINK_STYLE = "color: #1565c0; text-decoration: underline; cursor: pointer"
 
 
 def _wrapping() -> widgets.Layout:

@@ -2,12 +2,14 @@
 
 Errors raised inside widget callbacks vanish silently in Jupyter and Voila, so every callback
 reports into an ``ErrorLog`` instead: the player's mistakes (``ValueError``s) and the engine's
-limits (``EngineLimitError``) as one line, anything else as a full traceback.
+limits (``EngineLimitError``) as one line (a refusal by the rules in the player's words, its
+rule under a "why?"), anything else as a bug: one line, its traceback folded under it.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import json
 import math
 import time
@@ -19,9 +21,11 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..agents import AGENTS, Agent, agents_for
-from ..core import Game, Option, Result
+from ..agents import AGENTS, Agent, agents_for, make_agent
+from ..board_adapter import Refusal, result_text
+from ..core import Game, Option
 from ..errors import EngineLimitError
+from ..rulebook import rules_page, section
 
 __all__ = [
     "HUMAN",
@@ -43,36 +47,82 @@ HUMAN = "human"
 QUICK_SPECS = {"mcts": "mcts:iterations=300", "alphabeta": "alphabeta:depth=3", "ismcts": "ismcts:iterations=300"}
 
 
-class ErrorLog(widgets.Output):
-    """An ``Output`` showing the latest error; CSS class ``tl-errors``.
+class ErrorLog(widgets.HTML):
+    """The latest message for the user, in the page's own font (no console box); CSS class
+    ``tl-errors``.
 
-    It writes ``outputs`` directly rather than using ``with output:``, which loses text when
-    called from a thread.
+    A refusal by the rules reads in the player's words, with a "why?" that opens the rule behind
+    it (its section of ``docs/rules/<game>.md``) and the engine's own message: ``explain``, when
+    set (a board sets its adapter's), turns a message into a ``Refusal``. Anything that is not
+    the user's mistake is a bug: a line saying so, the traceback folded under it.
     """
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self.add_class("tl-errors")
+        self.explain: Callable[[str], Refusal | None] | None = None
+        self._text = ""
 
     def show(self, message: str) -> None:
-        """Replace what is shown by ``message``."""
-        self.outputs = ({"output_type": "stream", "name": "stderr", "text": message.rstrip("\n") + "\n"},)
+        """Replace what is shown by ``message``: a refusal by the rules in the player's words."""
+        refusal = self.explain(message) if self.explain is not None else None
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        message = message.rstrip("\n")
+        self._set(f'<span class="tl-message" style="{_MESSAGE_STYLE}">{html.escape(message)}</span>', message)
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Show ``refusal``: its words, then "why?" folding the rule and the engine's message."""
+        page = rules_page(refusal.game)
+        found = section(refusal.game, refusal.rule) if refusal.rule else None
+        if refusal.rule is None:
+            cited = f"The rules: {page}"
+        elif refusal.rule.startswith("Decision"):
+            cited = f"{found.heading if found else refusal.rule} ({page}, Decisions)"
+        else:
+            cited = f"Rule {found.heading if found else refusal.rule} ({page})"
+        body = f"<b>{html.escape(cited)}</b>"
+        if found is not None and found.text:
+            body += f'<div style="white-space: pre-line">{html.escape(found.text)}</div>'
+        body += f"<div><small>The engine: {html.escape(refusal.message)}</small></div>"
+        self._set(
+            f'<span class="tl-message tl-refusal" style="{_MESSAGE_STYLE}">{html.escape(refusal.words)}</span> '
+            f'<details class="tl-why" style="display: inline-block; vertical-align: top">'
+            f'<summary style="{_LINK_STYLE}" title="The rule behind this">why?</summary>'
+            f'<div style="max-width: 720px; margin: 0.3em 0 0.5em 1em">{body}</div></details>',
+            f"{refusal.words}\nwhy? {cited}: {refusal.message}",
+        )
 
     def report(self, exc: BaseException) -> None:
         """Show a user error as its message (no exception class: those are for programmers),
-        anything else as a traceback."""
+        anything else as a bug, its traceback folded."""
         if isinstance(exc, (ValueError, EngineLimitError)):
             self.show(str(exc))
-        else:
-            self.show("".join(traceback.format_exception(exc)))
+            return
+        trace = "".join(traceback.format_exception(exc))
+        self._set(
+            f'<details class="tl-bug"><summary style="{_MESSAGE_STYLE}">Something went wrong inside '
+            f"tabletop_lab (a bug, not your mistake): {html.escape(str(exc))}</summary>"
+            f'<pre style="font-size: 0.8em">{html.escape(trace)}</pre></details>',
+            trace,
+        )
 
     def clear(self) -> None:
-        self.outputs = ()
+        self._set("", "")
+
+    def _set(self, value: str, text: str) -> None:
+        self._text = text
+        self.value = value
 
     @property
     def text(self) -> str:
-        """Everything shown, as plain text."""
-        return "".join(o.get("text", "") for o in self.outputs)
+        """Everything shown, as plain text (a refusal's "why?" included)."""
+        return self._text
+
+
+_MESSAGE_STYLE = "color: #b3261e"
+_LINK_STYLE = "display: inline; cursor: pointer; color: #1565c0; text-decoration: underline"
 
 
 def guarded(method: Callable) -> Callable:
@@ -90,37 +140,59 @@ def guarded(method: Callable) -> Callable:
 
 
 def agent_choices(human: bool = True, game: Game | None = None) -> list[tuple[str, str]]:
-    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports ``game``.
+    """(label, spec) pairs for a seat picker: "human" first, then every agent that supports
+    ``game`` (its own agents too), labelled in words (``Agent.display_name``).
 
-    >>> agent_choices()[:2]
-    [('human', 'human'), ('random', 'random')]
+    >>> agent_choices()[:3]
+    [('human', 'human'), ('Random', 'random'), ('Greedy', 'greedy')]
+    >>> agent_choices()[3]
+    ('MCTS, 300 playouts', 'mcts:iterations=300')
     """
     choices = [(HUMAN, HUMAN)] if human else []
     for name in AGENTS if game is None else agents_for(game):
         spec = QUICK_SPECS.get(name, name)
-        label = name if spec == name else f"{name} ({spec.partition(':')[2].replace('=', ' ')})"
-        choices.append((label, spec))
+        choices.append((make_agent(spec, game=game).display_name, spec))
     return choices
 
 
 def seat_picker(
-    seat: int, name: str, value: str | Agent, human: bool = True, game: Game | None = None
+    seat: int,
+    name: str,
+    value: str | Agent,
+    human: bool = True,
+    game: Game | None = None,
+    team_name: Callable[[int], str] | None = None,
 ) -> widgets.Dropdown:
     """A dropdown choosing who plays ``seat``; an unlisted spec or Agent is added as an option.
 
     Only agents that support ``game`` are listed; when ``game`` has teams of two or more, the
-    label names the seat's team ("North, team A"). CSS class ``tl-seat-<seat>``.
+    label names the seat's team as ``team_name`` does (the board's adapter: "Blue, team dark";
+    by default "team A"). CSS class ``tl-seat-<seat>``.
     """
     options = agent_choices(human, game)
     if isinstance(value, Agent) or value not in [spec for _, spec in options]:
-        options.append((value.label if isinstance(value, Agent) else str(value), value))
-    label, width, label_width = name, "230px", "60px"
+        options.append((_spec_words(value, game), value))
+    label = name
     if game is not None and any(len(team) > 1 for team in game.teams()):
-        label, width, label_width = f"{name}, team {chr(ord('A') + game.team_of(seat))}", "300px", "130px"
-    picker = widgets.Dropdown(options=options, value=value, description=label, layout=widgets.Layout(width=width))
-    picker.style.description_width = label_width
+        team = game.team_of(seat)
+        label = f"{name}, {team_name(team) if team_name else 'team ' + chr(ord('A') + team)}"
+    # as wide as its longest entry and its label: nothing is cut off ("Black (right), tea…")
+    picker = widgets.Dropdown(
+        options=options, value=value, description=label, layout=widgets.Layout(width="max-content")
+    )
+    picker.style.description_width = "initial"
     picker.add_class(f"tl-seat-{seat}")
     return picker
+
+
+def _spec_words(value: str | Agent, game: Game | None) -> str:
+    """An agent or spec in words for a picker; a spec no agent is made from shows as it is."""
+    if isinstance(value, Agent):
+        return value.display_name
+    try:
+        return make_agent(value, game=game).display_name
+    except ValueError:
+        return str(value)
 
 
 def option_label(name: str) -> str:
@@ -132,24 +204,57 @@ def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def option_widget(option: Option, value: Any) -> widgets.Widget:
-    """A control for one rule option: a checkbox, a dropdown of its choices, or JSON text.
+#: The values a cap (an option of a positive integer or null, such as ``round_cap``) offers.
+CAP_VALUES = (10, 20, 50, 100, 200, 500, 1000)
 
-    Labelled for people ("Seeds per hole"), with the option's description as tooltip.
+
+def option_widget(option: Option, value: Any, game: Game | None = None) -> widgets.Widget:
+    """A control for one rule option: a checkbox, a dropdown, or (for other values) JSON text.
+
+    Labelled for people ("Seeds per hole"), with the option's description as tooltip. Choices
+    of a seat (``first_player``) show the players' names; a cap that may be ``null``
+    (``round_cap``, ``max_cycles``) is a dropdown of round numbers and "no cap"; a structured
+    option whose default is a name (Sinoda's ``board``) offers that name (and the value set,
+    when it is another), its data being given in code.
     """
     common = {
         "description": option_label(option.name),
         "tooltip": option.doc,
         "style": {"description_width": "initial"},
     }
+    dropdown = {"layout": widgets.Layout(width="max-content"), **common}
     if option.choices is not None and all(type(c) is bool for c in option.choices):
         return widgets.Checkbox(value=value, indent=False, layout=widgets.Layout(width="auto"), **common)
     if option.choices is not None:
-        options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
-        return widgets.Dropdown(options=options, value=value, layout=widgets.Layout(width="max-content"), **common)
+        if option.name == "first_player" and game is not None:
+            names = game.info.player_names
+            options = [(names[c] if c < len(names) else f"Player {c}", c) for c in option.choices]
+        else:
+            options = [(c if isinstance(c, str) else json.dumps(c), c) for c in option.choices]
+        return widgets.Dropdown(options=options, value=value, **dropdown)
+    if _nullable_count(option):
+        values = sorted({*CAP_VALUES, option.default, *([value] if value is not None else [])})
+        options = [("no cap", None), *((str(v), v) for v in values)]
+        return widgets.Dropdown(options=options, value=value, **dropdown)
+    if isinstance(option.default, str):
+        options = [(option.default.capitalize(), option.default)]
+        if value != option.default:
+            options.append(("as set in code" if not isinstance(value, str) else value, value))
+        return widgets.Dropdown(options=options, value=value, **dropdown)
     return widgets.Text(
         value=json.dumps(value), placeholder=option.allowed, layout=widgets.Layout(width="220px"), **common
     )
+
+
+def _nullable_count(option: Option) -> bool:
+    """An option of a positive integer or ``None`` (a cap): its check takes both, not a text."""
+    check = option.check
+    if check is None or type(option.default) is not int:
+        return False
+    try:
+        return bool(check(None)) and bool(check(1)) and not check("x")
+    except Exception:
+        return False
 
 
 def option_value(control: widgets.Widget) -> Any:
@@ -164,7 +269,7 @@ def option_value(control: widgets.Widget) -> Any:
 
 def option_controls(game: Game) -> dict[str, widgets.Widget]:
     """One control per rule option of ``game``, set to its current value."""
-    return {o.name: option_widget(o, game.options[o.name]) for o in game.option_specs}
+    return {o.name: option_widget(o, game.options[o.name], game) for o in game.option_specs}
 
 
 def make_canvas(figsize: tuple[float, float]) -> Figure:
@@ -214,16 +319,3 @@ def _canvas_class() -> type:
             return image
 
     return FrameSafeCanvas
-
-
-def result_text(result: Result, name: Callable[[int], str]) -> str:
-    """The result in words, ``name`` giving each player's name: "Game over: South wins, 20–16"."""
-    scores = "–".join(str(int(s)) if float(s).is_integer() else f"{s:g}" for s in result.scores)
-    if result.is_draw:
-        text = f"Game over: draw, {scores}"
-    else:
-        winners = " and ".join(name(p) for p in result.winners)
-        text = f"Game over: {winners} win{'s' if len(result.winners) == 1 else ''}, {scores}"
-    if result.reason != "standard":
-        text += f" ({result.reason})"
-    return text

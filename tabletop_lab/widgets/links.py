@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from urllib.parse import parse_qs, urlencode
 
 from ..core import Game
@@ -48,14 +49,37 @@ def page_query() -> str:
 
     Voila gives a kernel its request's query in ``QUERY_STRING``. A preheated kernel (started
     and run up to this call before anyone asked for the app) learns it only when a visitor
-    arrives: ``voila.utils.get_query_string`` waits for that moment, so the cells above this
-    call run ahead of the visitor and those below run with their link.
+    arrives: it waits for that moment (:func:`_wait_for_visitor`), so the cells above this call
+    run ahead of the visitor and those below run with their link.
     """
     if os.environ.get("VOILA_PREHEAT") == "True":
-        from voila.utils import get_query_string
-
-        return get_query_string() or ""
+        _wait_for_visitor()
     return os.environ.get("QUERY_STRING", "")
+
+
+def _wait_for_visitor() -> None:
+    """Block until Voila hands this preheated kernel to a visitor, then put the visitor's
+    request (``QUERY_STRING`` and the rest) in the environment.
+
+    This is what ``voila.utils.get_query_string`` does (Voila 0.5: its ``voila/query/<kernel
+    id>`` websocket sends the request as a JSON object once the kernel is handed over), without
+    importing ``voila.utils``, which brings jupyter_server, nbconvert and jinja2 into the kernel:
+    about 40 MB in every waiting kernel, against 7 MB for websockets' client.
+    """
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base_url = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    host = f"{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
+    url = f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{host}{base_url}voila/query/{env.get('VOILA_KERNEL_ID')}"
+    try:
+        with connect(url, open_timeout=5) as socket:
+            request = socket.recv()
+    except (TimeoutError, OSError, WebSocketException) as exc:  # no Voila (a kernel started by hand)
+        warnings.warn(f"no visitor's request from {url}: {exc}", RuntimeWarning, stacklevel=3)
+        return
+    env.update(json.loads(request))
 
 
 def parse_query(query: str) -> dict:

@@ -13,7 +13,7 @@ from ..board_adapter import load_adapter
 from ..core import State
 from ..records import GameRecord
 from ..render import figure_png
-from .controls import ErrorLog, guarded, result_text
+from .controls import ErrorLog, guarded
 
 __all__ = ["ReplayViewer"]
 
@@ -76,9 +76,8 @@ class ReplayViewer(widgets.VBox):
         else:
             mover = self.adapter.player_name(self.states[index - 1].current_player())
             text = f"action {index} of {total}: {mover} played {self.record.actions[index - 1]}"
-        result = state.result()
-        if result is not None:
-            text += f" · {result_text(result, self.adapter.player_name)}"
+        if state.result() is not None:
+            text += f" · {self.adapter.result_words(state)}"
         self.move_label.value = text
         self.prev_button.disabled = index == 0
         self.next_button.disabled = index == total

@@ -96,9 +96,9 @@ class SimulationPanel(widgets.VBox):
         self.game_picker = widgets.Dropdown(options=games, value=self.game.name, description="Game")
         self.game_picker.add_class("tl-sim-game")
         self.game_picker.observe(lambda change: self._ui(self._on_game), names="value")
-        self.options_box = widgets.HBox()
+        self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))  # wraps at 1280 px
         self.options_box.add_class("tl-sim-options")
-        self.seats_box = widgets.HBox()
+        self.seats_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.seats_box.add_class("tl-sim-seat-box")
         self.n_games = widgets.IntText(value=n_games, description="Games", style=style)
         self.n_games.add_class("tl-sim-games")
@@ -113,6 +113,7 @@ class SimulationPanel(widgets.VBox):
             value="rotate",
             description="Seats",
             style=style,
+            layout=widgets.Layout(width="max-content"),  # its long choices are never cut off
         )
         self.seats.add_class("tl-sim-seats")
         self.seats.observe(lambda change: self._relabel_seats(), names="value")
@@ -233,17 +234,21 @@ class SimulationPanel(widgets.VBox):
                 self._show(pd.concat(frames, ignore_index=True), final=True)
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
+            self.run_button.disabled = False
             return
         finally:
-            self.run_button.disabled, self.stop_button.disabled = False, True
-        played = sum(len(f) for f in frames)
-        if played:
-            self._show(self.results, final=True)
-        took = time.perf_counter() - started
-        if played < n_games:
-            self.status.value = f"stopped: {played:,} of {n_games:,} games in {took:.1f} s"
-        else:
-            self.status.value = f"done: {played:,} games in {took:.1f} s"
+            self.stop_button.disabled = True
+        try:  # Run comes back only with the final status: never beside "stopping…"
+            played = sum(len(f) for f in frames)
+            if played:
+                self._show(self.results, final=True)
+            took = time.perf_counter() - started
+            if played < n_games:
+                self.status.value = f"stopped: {played:,} of {n_games:,} games in {took:.1f} s"
+            else:
+                self.status.value = f"done: {played:,} games in {took:.1f} s"
+        finally:
+            self.run_button.disabled = False
 
     def _progress(self, done: int, total: int, started: float) -> None:
         if self._stop.is_set():
@@ -290,7 +295,10 @@ class SimulationPanel(widgets.VBox):
         agents = list(agents)
         if len(agents) != n:
             raise ValueError(f"{self.game.name}: agents needs {n} entries (one per seat), got {len(agents)}")
-        self.seat_pickers = [seat_picker(i, "", spec, human=False, game=self.game) for i, spec in enumerate(agents)]
+        team_name = _team_namer(self.game)
+        self.seat_pickers = [
+            seat_picker(i, "", spec, human=False, game=self.game, team_name=team_name) for i, spec in enumerate(agents)
+        ]
         self.seats_box.children = self.seat_pickers
         self._relabel_seats()
 
@@ -324,10 +332,10 @@ def summarise(df: Any) -> tuple[str, bytes]:
     DataFrame."""
     from .. import plots, stats
 
-    rates = stats.win_rates(df)
+    rates = _in_seat_order(stats.win_rates(df), df)
     html = _TABLE_STYLE + f"<h4>Win rates, {len(df):,} games</h4>" + _rates_html(rates, "agent")
     if "team_0" in df.columns and df.filter(like="team_").iloc[0].nunique() < df.filter(like="agent_").shape[1]:
-        html += "<h4>By team</h4>" + _rates_html(stats.win_rates(df, by="team"), "team")
+        html += "<h4>By team</h4>" + _rates_html(_team_names(stats.win_rates(df, by="team"), df), "team")
     first = stats.first_player_advantage(df)
     html += (
         f"<p>First-player advantage (draws count half): {first['value']:.1%} "
@@ -340,6 +348,48 @@ def summarise(df: Any) -> tuple[str, bytes]:
     figure = Figure(figsize=PLOT_SIZE, dpi=100, layout="constrained")
     plots.plot_win_rates(rates, ax=figure.add_subplot())
     return html, figure_png(figure)
+
+
+def _in_seat_order(rates: Any, df: Any) -> Any:
+    """The agents' rows in the order of the seats they were given (random#1, random#2 ...)."""
+    seats = [df[f"agent_{i}"].iloc[0] for i in range(df.filter(like="agent_").shape[1])]
+    order = {label: i for i, label in enumerate(seats)}
+    return rates.sort_values("agent", key=lambda column: column.map(lambda a: order.get(a, len(order))))
+
+
+def _team_names(rates: Any, df: Any) -> Any:
+    """Team numbers as names: the team's name on the board and its seats ("team dark: Blue and Green")."""
+    game = load_game(df["game"].iloc[0], **_options(df))
+    namer = _team_namer(game)
+    names = game.info.player_names
+    first = df.iloc[0]
+    seats = df.filter(like="team_").shape[1]
+
+    def name(team: int) -> str:
+        members = [names[i] if i < len(names) else f"Player {i}" for i in range(seats) if first[f"team_{i}"] == team]
+        return f"{namer(int(team))}: {' and '.join(members)}"
+
+    rates = rates.copy()
+    rates["team"] = rates["team"].map(name)
+    return rates
+
+
+def _options(df: Any) -> dict:
+    import json
+
+    options = df["options"].iloc[0]
+    return json.loads(options) if isinstance(options, str) else dict(options or {})
+
+
+def _team_namer(game: Game):
+    """How the game's board names its teams, "team A" ... for a game without a board."""
+    from ..board_adapter import load_adapter
+    from ..errors import RulesError
+
+    try:
+        return load_adapter(game).team_name
+    except RulesError:
+        return lambda team: f"team {chr(ord('A') + team)}"
 
 
 def _lengths(table: Any) -> Any:

@@ -144,3 +144,23 @@ def test_a_games_own_agents_are_listed_and_built_for_that_game_only():
         make_agent("sinomilia_heuristic", game=load_game("cross_endodoi"))
     df = simulate("sinomilia", ["sinomilia_heuristic", "random"], 4, seed=1, progress=False)
     assert set(df.agent_0) | set(df.agent_1) == {"sinomilia_heuristic(bluff=0.2)", "random"}
+
+
+def test_agents_have_display_names_in_words_and_labels_stay_as_they_were():
+    from tabletop_lab import load_game
+
+    named = {
+        "random": "Random",
+        "greedy": "Greedy",
+        "mcts:iterations=300": "MCTS, 300 playouts",
+        "mcts:seconds=2": "MCTS, 2 s per move",
+        "alphabeta:depth=3": "Alpha-beta, depth 3",
+        "alphabeta:nodes=5000": "Alpha-beta, at most 5000 positions",
+        "ismcts:iterations=300": "ISMCTS, 300 playouts",
+    }
+    for spec, words in named.items():
+        assert make_agent(spec).display_name == words
+    assert make_agent("mcts:iterations=300").label == "mcts(iterations=300)"  # what saved studies store
+    heuristic = make_agent("sinomilia_heuristic:bluff=0.5,moon=false", game=load_game("sinomilia"))
+    assert heuristic.display_name == "Heuristic, bluffs 50%, never plays moon chips"
+    assert heuristic.label == "sinomilia_heuristic(bluff=0.5,moon=False)"

@@ -415,8 +415,8 @@ def test_study_runs_a_simulation(page: Page, voila_url, artifacts, record_timing
     expect(panel.locator(".widget-hprogress .progress-bar")).to_have_attribute("style", re.compile(r"width: 100%"))
     table = panel.locator(".tl-sim-table")
     expect(table.locator("table").first).to_be_visible()
-    for agent in set(agents):
-        expect(table.locator("table").first).to_contain_text(agent.split(":")[0])
+    for agent in set(agents):  # a picker's words ("Random", "MCTS, 300 playouts"), the table's label ("random")
+        expect(table.locator("table").first).to_contain_text(agent.split(",")[0], ignore_case=True)
     expect(panel.locator(".tl-errors")).to_have_text("")
     page.wait_for_timeout(400)
     page.screenshot(path=artifacts / "study.png", full_page=True)

@@ -37,7 +37,7 @@ SITE = Path(sysconfig.get_paths()["purelib"])
 NOT_LINKED = ("tabletop_lab", "__editable__", "_tabletop", "distutils-precedence.pth", "pip", "_distutils_hack")
 NUMBA = ("numba", "llvmlite")
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "CHANGELOG.md", "voila.json")
-SHIPPED = ("tabletop_lab", "notebooks", "data")
+SHIPPED = ("tabletop_lab", "notebooks", "data", "docs/rules")
 STOP_S = 10
 START_S = 180  # a guard against hanging, not a speed requirement
 
@@ -186,6 +186,7 @@ for info in list_games():
 out["positions"] = len(data.load_positions("cross_endodoi"))
 out["study rows"] = len(__import__("pandas").read_parquet(data.data_path("sygo", "ladder.parquet")))
 out["apps"] = len(list_apps())
+out["rule 2.1"] = __import__("tabletop_lab.rulebook").rulebook.section("sygo", "2.1").heading
 print(json.dumps(out))
 """
 
@@ -201,3 +202,4 @@ def test_the_core_package_plays_every_game_without_numba(wheel, tmp_path):
     games = {name: row for name, row in result.items() if isinstance(row, list)}
     assert len(games) == 5 and all(row == [3, True, True] for row in games.values()), games
     assert result["positions"] > 0 and result["study rows"] > 0 and result["apps"] >= 6
+    assert result["rule 2.1"] == "2.1 Capture by reversal"  # the rules pages the apps quote

@@ -216,10 +216,10 @@ def test_malformed_position_is_shown_and_changes_nothing(text):
 def test_result_is_announced_and_play_stops():
     board = Board(position=END_GAME)
     board.click_cell(5)
-    # the score explained: the seed left on the board is South's
-    assert (
-        board.status.value
-        == "Game over: South wins, 21–15: South's store 20 + 1 seed left on the board, credited to South"
+    # why play stopped, and the score explained: the seed left on the board is South's
+    assert board.status.value == (
+        "Game over: South wins, 21–15: North has no seeds left to sow; "
+        "South gets the 1 seed left on the board (store 20 + 1)"
     )
     assert board._targets() == frozenset()
     board.click_cell(6)
@@ -289,7 +289,7 @@ def test_agent_thinks_in_a_thread_under_a_running_loop():
     async def scenario():
         board = Board(seats=["human", "random"], seed=5)
         board.click_cell(2)
-        assert board.busy and board.status.value == "North (random) to move: thinking…"
+        assert board.busy and board.status.value == "North (Random) to move: thinking…"
         assert len(board.state.history()) == 1
         titles = set()
         for _ in range(1000):
@@ -331,7 +331,7 @@ def test_a_crashing_agent_is_reported():
     board = Board(seats=["human", BrokenAgent()])
     board.click_cell(2)
     assert "RuntimeError: the agent crashed" in board.errors.text
-    assert board.status.value == "North (broken) to move"
+    assert board.status.value == "North (Broken) to move"
     assert board.state.history() == [2] and not board.busy
     board.undo()
     assert board.state.history() == []
@@ -349,7 +349,7 @@ def test_a_crashing_agent_is_reported_from_its_thread():
 
     board = asyncio.run(scenario())
     assert not board.busy and "RuntimeError: the agent crashed" in board.errors.text
-    assert board.status.value == "North (broken) to move"
+    assert board.status.value == "North (Broken) to move"
 
 
 def test_one_figure_per_board_and_no_growth():
@@ -383,3 +383,17 @@ def _rss_mb() -> float:
     with open("/proc/self/statm") as f:
         pages = int(f.read().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def test_the_pause_button_pauses_and_resumes_the_agents():
+    board = Board(seats=["random", "random"], seed=2)  # no loop: the agents play the game out at once
+    assert board.state.is_terminal() and board.pause_button.description == "Pause agents"
+    board.undo()  # back to a position an agent plays from: they wait there
+    board.undo()
+    board.pause_button.click()
+    assert board.session.paused and board.pause_button.description == "Resume agents"
+    before = len(board.state.history())
+    board.agent_button.click()  # one move while paused
+    assert len(board.state.history()) == before + 1 and board.agent_button.tooltip
+    board.pause_button.click()
+    assert not board.session.paused and board.state.is_terminal()  # resumed: they play it out

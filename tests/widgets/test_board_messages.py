@@ -109,7 +109,7 @@ def test_the_wait_message_goes_when_the_agent_has_replied():
         board = Board(seats=["human", "random"], seed=5, animate=False)
         board.click_cell(2)
         board.click_cell(3)  # too early
-        assert board.errors.text.startswith("wait: North (random) is thinking")
+        assert board.errors.text.startswith("wait: North (Random) is thinking")
         for _ in range(500):
             if not board.busy:
                 break
@@ -123,11 +123,42 @@ def test_the_wait_message_goes_when_the_agent_has_replied():
 def test_messages_show_no_exception_class_names():
     board = Board()
     board.click_cell(8)
-    assert board.errors.text.startswith("cross_endodoi: '8' is illegal") and "belongs to North" in board.errors.text
+    assert board.errors.text.startswith("Hole 8 belongs to North: you sow from your own row, holes 0–5.")
     assert "Error" not in board.errors.text
     board.position_text.value = "{not json"
     board.load_button.click()
     assert "not valid JSON" in board.errors.text and "PositionError" not in board.errors.text
+
+
+def test_a_refusal_reads_in_the_players_words_with_the_rule_behind_a_why():
+    """The engine's message names rule 2.1; the board words it for the player and folds the
+    rule (its section of docs/rules/cross_endodoi.md) and the engine's message under "why?"."""
+    board = Board()
+    board.click_cell(8)
+    shown = board.errors.value
+    assert "Hole 8 belongs to North: you sow from your own row, holes 0–5." in shown
+    assert '<details class="tl-why"' in shown and ">why?</summary>" in shown
+    assert "Rule 2.1 The move (docs/rules/cross_endodoi.md)" in shown
+    assert "picks one of their own holes" in shown  # the rule's own text, from the rules page
+    assert "The engine: cross_endodoi: &#x27;8&#x27; is illegal" in shown  # still there, folded
+    assert "<pre" not in shown and "Error" not in shown  # no console box, no exception class
+    board.load("3,0,3,3,3,3/3,3,3,3,3,3 3-0 0")
+    board.click_cell(1)
+    assert board.errors.text.startswith("Hole 1 is empty: choose one of your holes that holds seeds.")
+
+
+def test_a_message_that_is_no_refusal_by_the_rules_shows_as_it_is():
+    board = Board(position=END_GAME)
+    board.click_cell(5)
+    board.click_cell(6)
+    assert board.errors.text.startswith("the game is over: start a new game") and "why?" not in board.errors.text
+
+
+def test_a_bug_is_one_line_with_its_traceback_folded():
+    board = Board()
+    board.errors.report(RuntimeError("the agent crashed"))
+    assert board.errors.value.startswith('<details class="tl-bug">')
+    assert "a bug, not your mistake): the agent crashed</summary>" in board.errors.value
 
 
 def test_enter_in_the_position_box_loads():
@@ -192,6 +223,7 @@ def test_a_link_opens_the_same_game_at_the_same_move():
     query = board.share_query
     assert query.startswith("game=cross_endodoi&seeds_per_hole=6&move=") and query.endswith("&at=3")
     assert f'href="?{query.replace("&", "&amp;")}"' in board.link.value
+    assert "text-decoration: underline" in board.link.value  # it looks like a link
     opened = Board.from_query("?" + query, seats=["human", "random"])
     assert opened.state == board.state and opened.line == board.line
     assert [label for label, _ in opened.moves.options] == [label for label, _ in board.moves.options]
@@ -222,7 +254,8 @@ def test_a_bad_link_opens_a_fresh_game_and_says_why():
 
 def test_no_link_with_hidden_information():
     board = Board("test_hidden_card", seats=["human", "random"])
-    assert board.share_query == "" and board.link.value == ""
+    assert board.share_query == "" and "href" not in board.link.value
+    assert board.link.value.startswith("<small>No link to this position: a link lists the moves")  # says why
 
 
 def test_an_app_with_its_own_options_opens_links_under_the_links_options():

@@ -238,3 +238,45 @@ def test_sinomilia_hot_seat_each_player_gets_their_own_cards_after_the_hand_over
     assert len(rings) == len(board._targets())  # the first picture rings them already
     assert [label for label, _ in board.moves.options] == ["start", "1. Orange: set ?"]
     assert json.loads(board.position_text.value)["set"][0] == "?"
+
+
+def test_pickers_and_the_status_name_agents_in_words_and_fit_them():
+    board = Board("capitals", seats=["human", "mcts:iterations=300", "human", "random"])
+    labels = [label for label, _ in board.seat_pickers[1].options]
+    assert labels[:3] == ["human", "Random", "Greedy"] and "MCTS, 300 playouts" in labels
+    assert not [label for label in labels if ":" in label or "=" in label]  # no raw settings
+    assert all(p.layout.width == "max-content" and p.style.description_width == "initial" for p in board.seat_pickers)
+    sinomilia = Board("sinomilia", seats=["human", "sinomilia_heuristic:bluff=0.5"])
+    assert "Heuristic, bluffs 50%" in [label for label, _ in sinomilia.seat_pickers[1].options]
+    cross = Board(seats=["random", "human"], seed=1)
+    assert cross.session.who(0) == "South (Random)"
+
+
+def test_seats_name_teams_as_the_picture_does():
+    board = Board("sinoda", options={"players": 4, "teams": "pairs"})
+    assert [p.description for p in board.seat_pickers] == [
+        "Blue, team dark",
+        "Red, team light",
+        "Green, team dark",
+        "Yellow, team light",
+    ]
+    assert "team light" in " ".join(t.get_text() for t in board.ax.texts)  # the picture's panel says the same
+
+
+def test_options_read_as_names_and_choices_not_json_text():
+    import ipywidgets as widgets
+
+    cross = Board()
+    first = cross.option_controls["first_player"]
+    assert isinstance(first, widgets.Dropdown) and [label for label, _ in first.options] == ["South", "North"]
+    sinoda = Board("sinoda")
+    board_option = sinoda.option_controls["board"]
+    assert isinstance(board_option, widgets.Dropdown) and board_option.options == (("Standard", "standard"),)
+    capitals = Board("capitals")
+    cycles = capitals.option_controls["max_cycles"]
+    assert isinstance(cycles, widgets.Dropdown) and cycles.value == 200 and ("no cap", None) in cycles.options
+    cycles.value = None
+    capitals.new_game()
+    assert capitals.game.options["max_cycles"] is None
+    sinomilia = Board("sinomilia", seats=["human", "random"])
+    assert isinstance(sinomilia.option_controls["round_cap"], widgets.Dropdown)

@@ -170,8 +170,18 @@ def test_title_announces_turn_and_result():
     assert render.status_text(game.new_initial_state()) == "South to move"
     state = game.state_from_notation("0,0,0,0,0,1/0,0,0,0,0,0 20-15 0")
     state.apply_move("5")  # North then has no seed: South gets the last one, 21-15
-    assert render.status_text(state) == "South wins 21–15"
-    assert render.status_text(game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 18-18 1")) == "Draw 18–18"
+    assert render.status_text(state).startswith("South wins, 21–15: North has no seeds left to sow")
+    drawn = game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 18-18 1")
+    assert render.status_text(drawn) == "a draw, 18–18: North has no seeds left to sow"
+
+
+def test_the_result_names_the_winner_with_the_winners_score_first():
+    game = load_game("cross_endodoi")
+    won = game.state_from_notation("0,0,0,0,0,0/0,0,0,0,0,0 17-19 0")
+    assert render.result_words(won) == "Game over: North wins, 19–17: South has no seeds left to sow"
+    assert render.result_words(game.state_from_notation("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0")).startswith(
+        "Game over: South wins, 20–16: South has no seeds left to sow; North gets the 6 seeds"
+    )
 
 
 # ----------------------------------------------------------------------------- sowing frames
@@ -224,3 +234,50 @@ def test_sowing_frames_respect_the_lap_limit():
         state.child(relaying[0])
     with pytest.raises(LapLimitError):
         render.sowing_frames(state, relaying[0])
+
+
+def long_relay(min_laps: int = 4):
+    """A position whose last move is a relay of at least ``min_laps`` laps (found by seeded play)."""
+    return next(s for s in (random_state(seed, 3) for seed in range(400)) if len(s.last_move.laps) >= min_laps)
+
+
+def test_a_long_relay_is_read_lap_by_lap():
+    state = long_relay()
+    laps = state.last_move.laps
+    view = render.BoardView(Figure().add_axes(render.AXES_RECT))
+    view.update(state, lap=2)
+    shown = {p.get_gid() for p in lap_arrows(view)}
+    assert "lap 2" in shown and {"lap 1 faint", "lap 3 faint"} <= shown  # the lap and, faint, its neighbours
+    assert not {g for g in shown if g.startswith("lap ") and g not in ("lap 1 faint", "lap 2", "lap 3 faint")}
+    numbers = [t.get_text() for t in view.ax.texts if t.get_text().isdigit() and t.get_bbox_patch() is not None]
+    assert "2" in numbers and "4" not in numbers  # one number: the lap shown
+    lap = laps[1]
+    assert (
+        view.title.get_text()
+        .replace("\n", " ")
+        .startswith(
+            f"Lap 2 of {len(laps)}: {lap.seeds} seed{'s' if lap.seeds != 1 else ''} from hole {lap.origin} to hole {lap.last}"
+        )
+    )
+    with pytest.raises(ValueError, match="laps are 1"):
+        view.update(state, lap=len(laps) + 1)
+
+
+def test_the_board_steps_through_the_last_relay():
+    from tabletop_lab.widgets import Board
+
+    state = long_relay()
+    laps = len(state.last_move.laps)
+    board = Board(seats=["human", "human"])
+    board.replay([str(action) for action in state.history()])
+    assert board.state == state and board.adapter.steps(board.state) == laps
+    assert board.step_row.layout.display is None and board.step_label.value == f"The last move, lap by lap: {laps} laps"
+    board.step_next.click()
+    assert board.adapter.step == 1 and board.step_label.value == f"Lap 1 of {laps}" and board.step_prev.disabled
+    assert board.adapter.view.title.get_text().startswith(f"Lap 1 of {laps}")
+    board.step_next.click()
+    assert board.adapter.step == 2 and not board.step_prev.disabled
+    board.step_all.click()
+    assert board.adapter.step is None and " sowed " in board.adapter.view.title.get_text()
+    board.click_cell(board.state.legal_actions()[0])  # the next move shows whole
+    assert board.adapter.step is None

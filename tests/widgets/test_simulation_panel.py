@@ -1,5 +1,7 @@
 """SimulationPanel runs ``simulate`` in a thread, then shows win rates and a plot."""
 
+import threading
+
 import pytest
 
 from tabletop_lab.agents import agents_for
@@ -53,9 +55,16 @@ def test_results_come_in_chunks_and_a_new_run_clears_the_old_ones():
     assert len(df) == 40 and list(df["game_id"]) == list(range(40))
     assert sum("Win rates, 10 games" in t for t in shown) == 1  # the first chunk's table came first
     assert "Download the rows (CSV)" in panel.downloads.value and "Parquet" in panel.downloads.value
-    panel.run()
-    assert panel.results is None and panel.downloads.value == ""  # cleared at once
+    shown.clear()
+    downloads = []
+
+    def on_downloads(change):
+        downloads.append((change["new"], threading.current_thread() is threading.main_thread()))
+
+    panel.downloads.observe(on_downloads, names="value")
+    panel.run()  # the old results go at once, in run() itself: the new run's first chunk comes after
     assert len(panel.wait(timeout=120)) == 40
+    assert downloads[0] == ("", True) and shown[0] == "" and "Win rates, 10 games" in shown[1]
 
 
 def test_stop_keeps_the_finished_games():
@@ -148,3 +157,38 @@ def test_two_workers_give_the_rows_of_one(agents):
 
     two = rows(2)
     assert len(two) == 30 and two.equals(rows(1))
+
+
+def test_the_study_names_teams_and_lists_agents_in_seat_order():
+    from tabletop_lab import load_game
+    from tabletop_lab.sim import simulate
+    from tabletop_lab.widgets.simulation import summarise
+
+    game = load_game("sinoda", players=4, teams="pairs")
+    df = simulate(game, ["random", "random", "greedy", "random"], 8, seed=1)
+    table, _ = summarise(df)
+    rows = [table.index(label) for label in ("random#1</td>", "random#2</td>", "greedy</td>", "random#3</td>")]
+    assert rows == sorted(rows)  # as the seats were given, not random#1, random#3, random#2
+    assert "team dark: Blue and Green" in table and "team light: Red and Yellow" in table  # not 0 / 1
+    panel = SimulationPanel("capitals", agents=["random"] * 4)
+    assert panel.options_box.layout.flex_flow == "row wrap"  # Capitals' many options wrap at 1280 px
+
+
+def test_run_comes_back_only_with_the_final_status():
+    panel = SimulationPanel(agents=["mcts:iterations=50", "random"], n_games=1000, seed=2)
+    seen = []
+    panel.run_button.observe(lambda change: seen.append((change["new"], panel.status.value)), names="disabled")
+    panel.run()
+    while panel.results is None:
+        panel.thread.join(0.05)
+    panel.stop()
+    panel.wait(timeout=120)
+    assert seen[-1][0] is False and seen[-1][1].startswith("stopped:")  # never enabled beside "stopping…"
+    assert not [status for disabled, status in seen if not disabled and status.startswith("stopping")]
+
+
+def test_sinomilia_offers_its_own_heuristic_agent():
+    panel = SimulationPanel("sinomilia", agents=["random", "ismcts:iterations=50"])
+    specs = [spec.partition(":")[0] for _, spec in panel.seat_pickers[0].options]
+    assert "sinomilia_heuristic" in specs
+    assert "Heuristic, bluffs 20%" in [label for label, _ in panel.seat_pickers[0].options]

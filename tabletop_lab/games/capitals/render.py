@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 from matplotlib.text import Text
 
+from ...board_adapter import wrap_title
 from ...fastdraw import StaticLayer
 from .geometry import CAPITALS, SQUARE_OF, TERRITORIES
 from .rules import PLAYER_NAMES, CapitalsState
@@ -65,16 +66,59 @@ def square_polygon(square: str | int) -> list[tuple[float, float]]:
     return [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
 
 
+TEAM_NAMES = ("White", "Black")
+
+
+def result_words(state: CapitalsState, detail: bool = True) -> str:
+    """The end in words: who won and why (the fallen Capitals, or who has no pieces left, or the
+    cycle cap), then each team's game points and, with ``detail``, where they come from (rule 5.4)."""
+    result = state.result()
+    if result is None:
+        raise ValueError("capitals: the game is not over, so it has no result to word")
+    if result.is_draw:
+        how = f"a draw: the cycle cap was reached after cycle {state.game.options['max_cycles']}"
+    else:
+        team = result.winners[0] & 1
+        winner, loser = TEAM_NAMES[team], TEAM_NAMES[1 - team]
+        if result.reason == "capitals":
+            fallen = " and ".join(f"{PLAYER_NAMES[p]}'s" for p in (1 - team, 3 - team))
+            why = f"both {loser} Capitals have fallen ({fallen})"
+        else:
+            why = f"{loser} has no pieces left on the board"
+        how = f"{winner} wins: {why}"
+    return f"Game over: {how}. Game points: {_points_words(state, result, detail)}"
+
+
+def _points_words(state: CapitalsState, result, detail: bool = True) -> str:
+    """Each team's game points with their terms: 2 per caged opponent piece (winner only), ±1 per Altar piece."""
+    points = state.game_points()
+    winner = -1 if result.is_draw else result.winners[0] & 1
+    each_team = state.game.options["altar_scoring"] == "each_team"
+    parts = []
+    for team in (0, 1):
+        terms = []
+        if team == winner:
+            caged = sum(1 for p in (team, team + 2) for o in state.cages[p] if o & 1 != team)
+            if caged:
+                terms.append(f"{caged} caged × 2")
+        if each_team or team == winner:
+            theirs = sum(1 for p in (team, team + 2) for o in state.altars[p] if o & 1 != team)
+            own = sum(1 for p in (team, team + 2) for o in state.altars[p] if o & 1 == team)
+            if theirs:
+                terms.append(f"+{theirs} on the Altars")
+            if own:
+                terms.append(f"−{own} own on the Altars")
+        shown = f" ({', '.join(terms)})" if terms and detail else ""
+        parts.append(f"{TEAM_NAMES[team]} {str(points[team]).replace('-', '−')}{shown}")
+    return ", ".join(parts)
+
+
 def status_text(state: CapitalsState) -> str:
     """The title: cycle, Hunger Epoch, and whose turn it is (or the result)."""
     data = state.snapshot()
     cycle = f"Cycle {data['cycle']}" + (" · HUNGER EPOCH" if data["cycle"] % 4 == 0 else "")
-    result = state.result()
-    if result is not None:
-        if result.is_draw:
-            return f"{cycle} · draw ({result.reason})"
-        team = "White" if 0 in result.winners else "Black"
-        return f"{cycle} · {team} wins ({result.reason}) · points {result.scores[0]}-{result.scores[1]}"
+    if state.result() is not None:
+        return f"{cycle} · {result_words(state, detail=False).removeprefix('Game over: ')}"
     actor = data["actor"]
     doing = ""
     if data["releases"]:
@@ -168,9 +212,8 @@ class BoardView:
         for a, b in zip(path, path[1:]):
             arrow = FancyArrowPatch(square_xy(a), square_xy(b), arrowstyle="-|>", mutation_scale=14, color=PATH, lw=2)
             ax.add_patch(arrow).set_zorder(6)
-        ax.set_title(
-            title if title is not None else status_text(state), fontsize=11, color=HUNGER if hunger else self._ink
-        )
+        text = wrap_title(title if title is not None else status_text(state), ax.figure.get_figwidth())
+        ax.set_title(text, fontsize=11, color=HUNGER if hunger else self._ink)
         self._artists = [a for a in (*ax.patches, *ax.texts) if a not in before]
 
 

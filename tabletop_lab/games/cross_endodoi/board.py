@@ -21,6 +21,14 @@ class Adapter(BoardAdapter):
     """Holes are cells; ``action_cells`` of hole h is ``(h,)``."""
 
     figsize = render.FIGSIZE
+    phrases = (
+        (
+            r"hole (?P<hole>\d+) belongs to (?P<owner>\w+); \w+ sows one of holes (?P<first>\d+)\.\.(?P<last>\d+)",
+            "Hole {hole} belongs to {owner}: you sow from your own row, holes {first}–{last}.",
+        ),
+        (r"hole (?P<hole>\d+) is empty", "Hole {hole} is empty: choose one of your holes that holds seeds."),
+        (r"the game is over: (?P<who>\w+) has no seeds to sow", "The game is over: {who} has no seeds left to sow."),
+    )
 
     def setup(self, figure: Any) -> Any:
         ax = figure.add_axes(render.AXES_RECT)
@@ -31,23 +39,27 @@ class Adapter(BoardAdapter):
         """Everything is public in Cross-endodoi, so ``viewer`` changes nothing; ``selected`` is
         always empty (one click is a whole move). The title tells the last move only: the
         board's status line says whose turn it is."""
-        self.view.update(state, highlight=targets, preview=preview, title=render.last_move_text(state))
+        lap = self.step if preview is None and self.step is not None and self.step <= self.steps(state) else None
+        self.view.update(state, highlight=targets, preview=preview, title=render.last_move_text(state), lap=lap)
+
+    def steps(self, state: CrossEndodoiState) -> int:
+        """The laps of the last move, when there are several (a relay), to show one by one."""
+        report = state.last_move
+        return len(report.laps) if report is not None and len(report.laps) > 1 else 0
+
+    def step_name(self) -> str:
+        return "lap"
 
     def legend(self) -> str:
         return (
             "South's row is the lower one, its store on the right; North's the upper one, its store on "
             "the left. Green rings: holes you may sow. Hovering over one previews the move: counts "
-            "now→after, its laps dashed. Numbered arrows: the laps of the last move; ×: a capture."
+            "now→after, its laps dashed. Numbered arrows: the laps of the last move (step through a long "
+            "relay lap by lap below the board); ×: a capture."
         )
 
-    def result_note(self, state: CrossEndodoiState) -> str:
-        """The seeds left on the board when play stops, credited to the side that gets them."""
-        left = sum(state.holes)
-        if not left:
-            return ""
-        owner = 1 - state.to_move
-        name, seeds = render.PLAYER_NAMES[owner], f"{left} seed{'s' if left > 1 else ''}"
-        return f"{name}'s store {state.stores[owner]} + {seeds} left on the board, credited to {name}"
+    def result_words(self, state: CrossEndodoiState) -> str:
+        return render.result_words(state)
 
     def cell_at(self, x: float, y: float) -> int | None:
         return render.hole_at(x, y)

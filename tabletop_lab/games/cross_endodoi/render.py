@@ -32,8 +32,9 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangl
 from matplotlib.path import Path
 from matplotlib.text import Text
 
+from ...board_adapter import wrap_title
 from ...fastdraw import StaticLayer, add_cached_text
-from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, lap_path
+from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, MoveReport, lap_path
 
 __all__ = [
     "AXES_RECT",
@@ -126,6 +127,7 @@ def draw(
     show_last_move: bool = True,
     frame: SowingFrame | None = None,
     title: str | None = None,
+    lap: int | None = None,
 ) -> Axes:
     """Draw ``state`` on ``ax`` (a new figure when ``None``) and return the axes.
 
@@ -133,12 +135,16 @@ def draw(
     move (``state.child(action)``); its counts are shown as ``now→after`` and its laps dashed.
     ``show_last_move``: draw the laps of the move that led here (``state.last_move``) and mark
     its capture. ``frame``: draw a step of a move from ``sowing_frames`` instead of the counts.
-    ``title`` replaces the status line. ``ax.figure`` displays itself in a notebook.
+    ``title`` replaces the status line. ``lap`` (1..laps): of the last move's laps, show that
+    one alone in full, the others faint and unnumbered, and say in the title where it went: a
+    long relay read lap by lap. ``ax.figure`` displays itself in a notebook.
     """
     if ax is None:
         ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
     view = BoardView(ax)
-    view.update(state, highlight=highlight, preview=preview, show_last_move=show_last_move, frame=frame, title=title)
+    view.update(
+        state, highlight=highlight, preview=preview, show_last_move=show_last_move, frame=frame, title=title, lap=lap
+    )
     return ax
 
 
@@ -218,6 +224,7 @@ class BoardView:
         show_last_move: bool = True,
         frame: SowingFrame | None = None,
         title: str | None = None,
+        lap: int | None = None,
     ) -> None:
         """Show ``state``; the keywords are those of ``draw``."""
         for artist in self._transient:
@@ -245,8 +252,10 @@ class BoardView:
         elif preview is not None and preview.last_move is not None:
             self._draw_laps(preview.last_move, ACTIVE, dashed=True)
         elif show_last_move and state.last_move is not None:
-            self._draw_laps(state.last_move, PATH, dashed=False)
-        self.title.set_text(title if title is not None else status_text(state, frame))
+            self._draw_laps(state.last_move, PATH, dashed=False, focus=lap)
+            if lap is not None:
+                title = lap_text(state.last_move, lap)
+        self.title.set_text(wrap_title(title if title is not None else status_text(state, frame), FIGSIZE[0]))
 
     # --- pieces of update ----------------------------------------------------------------
 
@@ -259,30 +268,42 @@ class BoardView:
             points.extend((STORE_X[p] + dx, 1.6 + dy) for dx, dy in _store_layout(count))
         self.seeds.set_offsets(np.array(points, dtype=float).reshape(-1, 2))
 
-    def _draw_laps(self, report, colour: str, dashed: bool) -> None:
-        """Each lap as an arrow along the ring from its origin to its last hole, numbered."""
+    def _draw_laps(self, report, colour: str, dashed: bool, focus: int | None = None) -> None:
+        """Each lap as an arrow along the ring from its origin to its last hole, numbered; with
+        ``focus``, that lap alone numbered and in full, the others faint (and any lap of a long
+        move may be the one shown)."""
         laps = report.laps
-        first = max(0, len(laps) - MAX_LAPS_DRAWN)
+        if focus is not None and not 1 <= focus <= len(laps):
+            raise ValueError(f"cross_endodoi: lap {focus!r} of a move of {len(laps)} laps; laps are 1..{len(laps)}")
+        first = max(0, len(laps) - MAX_LAPS_DRAWN) if focus is None else 0
         style = "--" if dashed else "-"
-        for label, (number, lap) in zip(self._lap_labels, enumerate(laps[first:], start=first + 1), strict=False):
+        labels = iter(self._lap_labels)
+        for number, lap in enumerate(laps[first:], start=first + 1):
+            focused = focus is None or number == focus
+            if focus is not None and not focused and abs(number - focus) > 1:
+                continue  # a long relay: the lap shown and its neighbours, faint
             shift = 0.12 * (number % 3 - 1)  # overlapping laps stay apart
             points = [(x, y + shift) for x, y in map(hole_xy, _lap_holes(lap))]
             arrow = FancyArrowPatch(
                 path=Path(points),
                 arrowstyle="-|>",
-                mutation_scale=14,
+                mutation_scale=14 if focused else 9,
                 color=colour,
-                lw=2,
+                lw=2.6 if focus is not None and focused else 2 if focused else 1,
                 ls=style,
-                alpha=0.85,
-                zorder=6,
+                alpha=0.85 if focused else 0.2,
+                zorder=7 if focused else 5,
+                gid=f"lap {number}" + ("" if focused else " faint"),
             )
             self._add(arrow)
-            x, y = points[0]
-            label.set_position((x - 0.22, y + 0.22))
-            label.set_text(str(number))
-            label.get_bbox_patch().set_facecolor(colour)
-        if report.capture_hole is not None:
+            if focused:
+                label = next(labels, None)
+                if label is not None:
+                    x, y = points[0]
+                    label.set_position((x - 0.22, y + 0.22))
+                    label.set_text(str(number))
+                    label.get_bbox_patch().set_facecolor(colour)
+        if report.capture_hole is not None and (focus is None or focus == len(laps)):
             for hole in (report.capture_hole, laps[-1].last):
                 self._add(Circle(hole_xy(hole), HOLE_R + 0.04, fill=False, ec=CAPTURE, lw=2.5, zorder=6))
             self._capture_mark.set_position(hole_xy(report.capture_hole))
@@ -317,15 +338,50 @@ def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> s
         if frame.event == "capture":
             return f"{who} captures from hole {frame.hole}"
         return f"{who} sows: lap {frame.lap} from hole {frame.origin}, {frame.in_hand} in hand"
-    result = state.result()
-    if result is not None:
-        south, north = result.scores
-        if result.is_draw:
-            return f"Draw {south}–{north}"
-        return f"{PLAYER_NAMES[result.winners[0]]} wins {south}–{north}"
+    if state.result() is not None:
+        return result_words(state).removeprefix("Game over: ")
     text = f"{PLAYER_NAMES[state.to_move]} to move"
     last = last_move_text(state)
     return f"{text} · {last}" if last else text
+
+
+def result_words(state: CrossEndodoiState) -> str:
+    """The end in words (rule 2.4): who wins, the winner's score first, why play stopped, and
+    where the other side's seeds went.
+
+    >>> from tabletop_lab import load_game
+    >>> result_words(load_game("cross_endodoi").load_position("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0"))
+    'Game over: South wins, 20–16: South has no seeds left to sow; North gets the 6 seeds left on the board (store 10 + 6)'
+    """
+    result = state.result()
+    if result is None:
+        raise ValueError("cross_endodoi: the game is not over, so it has no result to word")
+    stuck, other = state.to_move, 1 - state.to_move
+    scores = result.scores
+    if result.is_draw:
+        head = f"a draw, {scores[0]}–{scores[1]}"
+    else:
+        winner = result.winners[0]
+        head = f"{PLAYER_NAMES[winner]} wins, {scores[winner]}–{scores[1 - winner]}"
+    why = f"{PLAYER_NAMES[stuck]} has no seeds left to sow"
+    left = sum(state.holes)
+    if left:
+        seeds = f"{left} seed{'s' if left > 1 else ''}"
+        why += f"; {PLAYER_NAMES[other]} gets the {seeds} left on the board (store {state.stores[other]} + {left})"
+    return f"Game over: {head}: {why}"
+
+
+def lap_text(report: MoveReport, lap: int) -> str:
+    """One lap of a move in words: "Lap 3 of 6: 4 seeds from hole 7 to hole 11, relayed"."""
+    laps = report.laps
+    step = laps[lap - 1]
+    seeds = f"{step.seeds} seed{'s' if step.seeds != 1 else ''}"
+    text = f"Lap {lap} of {len(laps)}: {seeds} from hole {step.origin} to hole {step.last}"
+    if step.relay:
+        text += ", the last seed found company: the sowing goes on from there"
+    elif lap == len(laps) and report.captured:
+        text += f", captures {report.captured}"
+    return text
 
 
 def last_move_text(state: CrossEndodoiState) -> str:

@@ -76,6 +76,41 @@ class Adapter(BoardAdapter):
             return self._buttons[cell]
         return super().cell_xy(cell)
 
+    phrases = (
+        (
+            r"(?P<c>\S+) is empty; \w+ must change or move one of their own pieces",
+            "{c} is empty: click one of your own pieces.",
+        ),
+        (
+            r"(?P<c>\S+) holds (?P<who>\w+)'s piece; \w+ changes or moves only their own",
+            "That piece is {who}'s: you change or move only your own.",
+        ),
+        (
+            r"nobody changes or moves a teammate's piece",
+            "That piece is your teammate's: you change or move only your own.",
+        ),
+        (r"the piece on (?P<c>\S+) shows 1", "A 1 can only go up: values stay within 1–4."),
+        (r"the piece on (?P<c>\S+) shows 4", "A 4 can only go down: values stay within 1–4."),
+        (r"a move cannot end where it starts", "A move cannot end where it starts: a path never comes back."),
+        (
+            r"(?P<d>\S+) holds \w+'s own piece; a move ends on",
+            "{d} holds your own piece: a move ends on an empty cell or captures an opponent's piece.",
+        ),
+        (r"a teammate's; teammates are never captured", "That piece is your teammate's: teammates are never captured."),
+        (
+            r"wrong length: (?P<d>\S+) is not exactly (?P<v>\d) (?P<steps>steps?) from (?P<c>\S+)",
+            "{d} is not exactly {v} {steps} from {c}: a piece moves exactly as many steps as it shows.",
+        ),
+        (
+            r"every (?P<v>\d)-step path from (?P<c>\S+) to (?P<d>\S+) passes through a piece",
+            "Every {v}-step path from {c} to {d} is blocked: no piece may be jumped over.",
+        ),
+    )
+
+    def team_name(self, team: int) -> str:
+        """As the picture's panel names the teams (their pieces' edge colours)."""
+        return f"team {render.TEAM_NAMES[team % len(render.TEAM_NAMES)]}"
+
     def legend(self) -> str:
         return (
             "Click a piece, then a ringed cell to move it or + / − to change its value. "
@@ -85,6 +120,9 @@ class Adapter(BoardAdapter):
     def result_note(self, state: SinodaState) -> str:
         """The Win by Sinoda inequality, when the game ended so."""
         return state.sinoda_arithmetic() or ""
+
+    def result_words(self, state: SinodaState) -> str:
+        return render.result_words(state)
 
     def action_cells(self, state: SinodaState, action: int) -> tuple[str, str]:
         words = state.action_to_string(action).split(" ")

@@ -23,6 +23,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Polygon, Rectangle
 
+from ...board_adapter import wrap_title
 from .geometry import Board
 from .rules import PLAYER_NAMES, SinodaState
 
@@ -137,7 +138,7 @@ def draw(
         _mark_turn(ax, polygons, state)
 
     _panel(ax, state, snapshot, panel_x, top, unit, team_of if team_games else None)
-    ax.set_title(title if title is not None else status_text(state), fontsize=11)
+    ax.set_title(wrap_title(title if title is not None else status_text(state), ax.figure.get_figwidth()), fontsize=11)
     return ax
 
 
@@ -153,11 +154,58 @@ def status_text(state: SinodaState) -> str:
         return f"{PLAYER_NAMES[state.current_player()]} to move"
     if result.reason == "sinoda":
         return state.sinoda_arithmetic().split(";")[0]
-    names = " and ".join(PLAYER_NAMES[p] for p in result.winners)
+    return result_words(state).split(". Points captured")[0]
+
+
+def result_words(state: SinodaState) -> str:
+    """The end in words (rules 3.2 and 3.3): why the game ended, who wins and how (the most
+    points, then the most pieces left; a team through its member), and the points each player
+    captured. A Win by Sinoda gives its inequality.
+    """
+    result = state.result()
+    if result is None:
+        raise ValueError("sinoda: the game is not over, so it has no result to word")
+    n = state.game.num_players
+    scores = result.scores
+    captured = "Points captured: " + ", ".join(f"{PLAYER_NAMES[p]} {scores[p]}" for p in range(n))
+    if result.reason == "sinoda":
+        return f"Game over: {state.sinoda_arithmetic()}. {captured}"
+    counts = [len(state.pieces_of(p)) for p in range(n)]
+    if 0 in counts:
+        out = [PLAYER_NAMES[p] for p in range(n) if counts[p] == 0]
+        why = f"{_names(out)} {'has' if len(out) == 1 else 'have'} no pieces left"
+    elif max(counts) == 1:
+        why = "every player is down to one piece"
+    else:
+        full = [PLAYER_NAMES[p] for p in range(n) if len(state.captured[p]) == 6]
+        why = f"{_names(full)} captured 6 pieces"
+    top = max(scores)
+    tied = [p for p in range(n) if scores[p] == top]
+    most = max(counts[p] for p in tied)
+    best = [p for p in tied if counts[p] == most]
+    if len(tied) == 1:
+        how = f"with {top} points"
+    elif len(best) < len(tied):
+        behind = _names([PLAYER_NAMES[p] for p in tied if p not in best])
+        how = f"with {top} points and more pieces left ({most}) than {behind}, who also has {top}"
+    else:
+        how = f"with {top} points and {most} piece{'s' if most != 1 else ''} left each"
+    teams = state.game.teams()
     if result.is_draw:
-        return f"Game over: a draw ({', '.join(map(str, result.scores))} points)"
-    verb = "wins" if len(result.winners) == 1 else "win"
-    return f"Game over: {names} {verb} ({max(result.scores)} points)"
+        head = f"a draw: {_names([PLAYER_NAMES[p] for p in best])} tie {how}"
+    elif any(len(team) > 1 for team in teams):
+        winning = [t for t, members in enumerate(teams) if set(members) <= set(result.winners)]
+        team_words = " and ".join(f"team {TEAM_NAMES[t % len(TEAM_NAMES)]}" for t in winning)
+        verb = "wins" if len(winning) == 1 else "share the win"
+        head = f"{team_words} {verb}: {_names([PLAYER_NAMES[p] for p in best])} {how}"
+    else:
+        verb = "wins" if len(best) == 1 else "share the win"
+        head = f"{_names([PLAYER_NAMES[p] for p in best])} {verb} {how}"
+    return f"Game over: {head} ({why}). {captured}"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ----------------------------------------------------------------------------- Helpers

@@ -26,6 +26,7 @@ class HeuristicAgent(Agent):
     ``moon`` say whether it may change its card and play moon chips."""
 
     name = "sinomilia_heuristic"
+    title = "Heuristic"
 
     def __init__(self, seed: int | None = None, bluff: float = 0.2, change: bool = True, moon: bool = True):
         super().__init__(seed)
@@ -41,6 +42,15 @@ class HeuristicAgent(Agent):
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return None if game.name == "sinomilia" else "it plays Sinomilia only"
+
+    def describe(self) -> list[str]:
+        words = [f"bluffs {round(100 * self.bluff)}%"]
+        words += [
+            f"never {verb}"
+            for verb, allowed in (("changes", self.change), ("plays moon chips", self.moon))
+            if not allowed
+        ]
+        return words
 
     def settings(self) -> dict:
         taken_away = {name: False for name in ("change", "moon") if not getattr(self, name)}

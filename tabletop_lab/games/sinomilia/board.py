@@ -22,6 +22,27 @@ _BUTTONS = {SUN: "chip (sun)", SUN + 1: "chip (moon)", PASS: "pass"}
 class Adapter(BoardAdapter):
     """Hand cards are cells; chips and pass are buttons."""
 
+    phrases = (
+        (
+            r"out of turn: round \d+ is in its setting phase",
+            "First set a card: click one of your hand's cards. Chips, changes and passes come after both cards are set.",
+        ),
+        (r"card (?P<card>\d+) is not in \w+'s hand", "Card {card} is not in your hand: click one of your cards."),
+        (
+            r"out of turn: cards are set only at the start of a round",
+            "Cards are set only at the start of a round; to swap your set card, click it or a card of your hand (change).",
+        ),
+        (
+            r"pile is empty: a player without chips can only pass",
+            "Your pile is empty: without chips you can only pass.",
+        ),
+        (r"has already changed this round", "You have already changed your card this round: once per round."),
+        (
+            r"card (?P<card>\d+) is neither in \w+'s hand",
+            "Card {card} is neither in your hand nor your set card: click one of your cards.",
+        ),
+    )
+
     figsize = render.FIGSIZE
 
     def __init__(self, game):
@@ -94,6 +115,9 @@ class Adapter(BoardAdapter):
             except ActionError as exc:
                 return str(exc)
         return super().refusal(state, cells)
+
+    def result_words(self, state: SinomiliaState) -> str:
+        return render.result_words(state)
 
     def button_label(self, state: SinomiliaState, action: int) -> str:
         return _BUTTONS.get(action) or state.action_to_string(action)

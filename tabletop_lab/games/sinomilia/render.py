@@ -21,6 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch
 
+from ...board_adapter import wrap_title
 from .rules import PLAYER_NAMES, SinomiliaState
 
 __all__ = ["AXES_RECT", "FIGSIZE", "draw", "card_xy", "set_card_xy", "status_text", "report_text"]
@@ -82,7 +83,9 @@ def draw(state: SinomiliaState, ax: Axes | None = None, *, viewer: int | None = 
             linespacing=1.4,
             color=FELT_INK,
         )
-    ax.set_title(title if title is not None else status_text(state, viewer), fontsize=11)
+    ax.set_title(
+        wrap_title(title if title is not None else status_text(state, viewer), ax.figure.get_figwidth()), fontsize=11
+    )
     return ax
 
 
@@ -166,6 +169,24 @@ def status_text(state: SinomiliaState, viewer: int | None = None) -> str:
     doing = "to set a card" if data["phase"] == "set" else "to play"
     you = " (you)" if viewer is not None and viewer == data["to_move"] else ""
     return f"Round {data['round']}: {mover}{you} {doing}"
+
+
+def result_words(state: SinomiliaState) -> str:
+    """The end in words: why the game ended, who wins, and the chips each side holds (the
+    winner's first; equal piles go to the last round's winner)."""
+    result = state.result()
+    if result is None:
+        raise ValueError("sinomilia: the game is not over, so it has no result to word")
+    how = {"chips": "a pile is empty", "hand": "a hand is down to 2 cards", "cap": "the round cap"}[result.reason]
+    winner = result.winners[0]
+    chips = result.scores
+    text = (
+        f"Game over after round {state.to_dict()['round']} ({how}): {PLAYER_NAMES[winner]} wins with "
+        f"{chips[winner]} chips to {PLAYER_NAMES[1 - winner]}'s {chips[1 - winner]}"
+    )
+    if chips[0] == chips[1]:
+        text += f" (equal piles: {PLAYER_NAMES[winner]} won the last round)"
+    return text
 
 
 def report_text(report) -> str:

@@ -24,16 +24,18 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
+from ...board_adapter import wrap_title
 from .bitboard import COLUMNS, geometry
 from .rules import PLAYER_NAMES, SygoState, area_estimate
 
-__all__ = ["AXES_RECT", "FIGSIZE", "draw", "point_at", "point_xy", "status_text"]
+__all__ = ["AXES_RECT", "FIGSIZE", "draw", "final_territory", "point_at", "point_xy", "result_words", "status_text"]
 
 FIGSIZE = (6.0, 6.4)
 AXES_RECT = (0.02, 0.02, 0.96, 0.9)
 BOARD_FACE, LINE = "#dcb35c", "#3b2a14"
 STONE = {"W": ("#f7f7f2", "#222222"), "B": ("#151515", "#000000")}
 LAST, TARGET, LIBERTY, CLOSED = "#d62728", "#1b9e77", "#2ca02c", "#7f7f7f"
+GROW = "#1f5fbf"  # rings of points where a click grows a group (placements ring in TARGET)
 RADIUS = 0.46
 STAR_POINTS = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
 
@@ -65,11 +67,14 @@ def draw(
     highlight: Iterable[str] = (),
     show_last_turn: bool = True,
     title: str | None = None,
+    growth: Iterable[str] = (),
 ) -> Axes:
     """Draw ``state`` on ``ax`` (a new figure when ``None``) and return the axes.
 
     Everything in Sygo is public, so ``viewer`` changes nothing. See the module docstring for
-    the overlays; ``title`` replaces the status line.
+    the overlays; ``title`` replaces the status line. Rings of ``highlight`` points named in
+    ``growth`` are dashed blue with a "+" (a click grows a group there), the others green (a
+    click places a stone).
     """
     if ax is None:
         ax = Figure(figsize=FIGSIZE).add_axes(AXES_RECT)
@@ -84,7 +89,9 @@ def draw(
     _draw_board(ax, size)
     if heat:
         _draw_heat(ax, geom, heat)
-    if territory:
+    if state.is_terminal():  # the score on the board: each side's territory as small squares
+        _draw_areas(ax, geom, final_territory(state))
+    elif territory:
         _draw_territory(ax, geom, board)
     _draw_stones(ax, geom, board)
     if show_last_turn:
@@ -94,10 +101,16 @@ def draw(
     rings = set(highlight)
     if legal:
         rings |= {state.action_to_string(a).split(" ")[1] for a in state.legal_actions() if a >= 2}
-    for name in rings:
+    grows = set(growth)
+    for name in sorted(rings):
         x, y = _xy(geom, geom.index[name])
-        ax.add_patch(Circle((x, y), RADIUS * 0.8, fill=False, ec=TARGET, lw=2.2, zorder=6))
-    ax.set_title(title if title is not None else status_text(state), fontsize=11)
+        if name in grows:  # a growth point: a dashed blue ring with a "+" (the group grows here)
+            ring = Circle((x, y), RADIUS * 0.8, fill=False, ec=GROW, lw=2.2, ls="--", zorder=6, gid=f"grow {name}")
+            ax.add_patch(ring)
+            ax.text(x, y, "+", ha="center", va="center", fontsize=11, color=GROW, fontweight="bold", zorder=6)
+        else:
+            ax.add_patch(Circle((x, y), RADIUS * 0.8, fill=False, ec=TARGET, lw=2.2, zorder=6, gid=f"place {name}"))
+    ax.set_title(wrap_title(title if title is not None else status_text(state), ax.figure.get_figwidth()), fontsize=11)
     return ax
 
 
@@ -105,16 +118,48 @@ def status_text(state: SygoState) -> str:
     """Who moves, the area scores, and the result or the turn in progress."""
     white, black = state.scores()
     score = f"White {white} – Black {black}"
-    result = state.result()
-    if result is not None:
-        if result.is_draw:
-            return f"Game over: draw, {score}"
-        return f"Game over: {PLAYER_NAMES[result.winners[0]]} wins, {score}"
+    if state.result() is not None:
+        return result_words(state)
     mover = PLAYER_NAMES[state.current_player()]
     if state.mid_turn():
         return f"{mover} growing: {' '.join(state.move_in_progress())} · {score}"
     passes = " · 1 pass" if state.passes == 1 else ""
     return f"{mover} to move · {score}{passes}"
+
+
+def final_territory(state: SygoState) -> tuple[int, int]:
+    """(White's, Black's) territory as point masks (rule 2.7): the empty regions whose bordering
+    stones are all of one colour."""
+    geom, white, black = state.geom, state.white, state.black
+    areas = [0, 0]
+    for region in geom.groups(geom.full & ~(white | black)):
+        border = geom.dilate(region)
+        touches_white, touches_black = bool(border & white), bool(border & black)
+        if touches_white != touches_black:
+            areas[0 if touches_white else 1] |= region
+    return areas[0], areas[1]
+
+
+def result_words(state: SygoState) -> str:
+    """The end in words (rule 2.7): who wins, the winner's score first, and each side's stones
+    plus territory (the empty points bordering their colour only).
+
+    >>> from tabletop_lab import load_game
+    >>> result_words(load_game("sygo", size=3).state_from_notation(".../.B./... W - 2"))
+    'Game over: Black wins, 9–0: Black 1 stone + 8 territory, White 0 stones + 0 territory'
+    """
+    result = state.result()
+    if result is None:
+        raise ValueError("sygo: the game is not over, so it has no result to word")
+    scores = result.scores
+    order = (0, 1) if result.is_draw or result.winners[0] == 0 else (1, 0)
+    stones = (state.white.bit_count(), state.black.bit_count())
+    areas = [mask.bit_count() for mask in final_territory(state)]
+    head = "a draw" if result.is_draw else f"{PLAYER_NAMES[order[0]]} wins"
+    counts = ", ".join(
+        f"{PLAYER_NAMES[p]} {stones[p]} stone{'' if stones[p] == 1 else 's'} + {areas[p]} territory" for p in order
+    )
+    return f"Game over: {head}, {scores[order[0]]}–{scores[order[1]]}: {counts}"
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -189,13 +234,22 @@ def _draw_territory(ax: Axes, geom, board: dict[int, str]) -> None:
     black = sum(1 << p for p, c in board.items() if c == "B")
     white_area, black_area = area_estimate(geom, white, black)
     occupied = white | black
-    for colour, area in (("W", white_area), ("B", black_area)):
+    _draw_areas(ax, geom, (white_area & ~occupied, black_area & ~occupied))
+
+
+def _draw_areas(ax: Axes, geom, areas: tuple[int, int]) -> None:
+    """A small square of each colour on the empty points of (White's, Black's) area masks."""
+    for colour, area in zip("WB", areas):
         squares = [
             Rectangle((x - 0.14, y - 0.14), 0.28, 0.28)
-            for x, y in (_xy(geom, p) for p in range(geom.points) if (area & ~occupied) >> p & 1)
+            for x, y in (_xy(geom, p) for p in range(geom.points) if area >> p & 1)
         ]
         face, edge = STONE[colour]
-        ax.add_collection(PatchCollection(squares, facecolor=face, edgecolor=edge, linewidths=0.5, zorder=2))
+        ax.add_collection(
+            PatchCollection(
+                squares, facecolor=face, edgecolor=edge, linewidths=0.5, zorder=2, gid=f"territory-{colour}"
+            )
+        )
 
 
 def _draw_heat(ax: Axes, geom, heat: Mapping[str, float]) -> None:

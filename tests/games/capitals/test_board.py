@@ -61,3 +61,47 @@ def test_the_board_widget_plays_a_step_and_a_chain_by_clicks():
         chain.click_cell(cell)
     assert chain._state.history_strings() == ["jump c1 c3", "hop c5"] and not chain._state.mid_turn()
     assert chain._state.cages[0] == [1, 3]
+
+
+def hunger_sacrifice_due():
+    """A Hunger cycle: White (top) stepped without capturing and owes a sacrifice (rule 5.2)."""
+    state = load({**HOME, "d4": 0, "e4": (0, 0, 2)}, cycle=4)
+    state.apply_move("step d4 d5")
+    assert state.pending_sacrifice  # the premise
+    return state
+
+
+def test_the_hunger_sacrifice_is_asked_for_in_the_status_and_in_refusals():
+    from tabletop_lab.widgets import Board
+
+    board = Board("capitals", seats=["human"] * 4, position=hunger_sacrifice_due())
+    assert board.status.value == "White (top) to move: Hunger: choose one of your pieces to sacrifice"
+    board.click_cell("c3")  # an empty square
+    assert board.errors.text.startswith("Hunger: c3 is empty. Choose one of your pieces to sacrifice.")
+    assert "no legal action" not in board.errors.text and "Rule 5.2 Hunger sacrifice" in board.errors.text
+    board.click_cell("h1")  # Black's
+    assert board.errors.text.startswith("Hunger: the unit on h1 is not yours.")
+    board.click_cell("e4")  # a Ram, without sacrifice_from_ram
+    assert board.errors.text.startswith("Hunger: e4 is a Ram")
+    board.click_cell("d5")
+    assert board.state.altars[0] == [0] and board.status.value == "Black (right) to move"
+
+
+def test_refusals_of_first_and_second_clicks_name_the_reason():
+    adapter = Adapter(load_game("capitals"))
+    state = load({**HOME, "d4": 0, "e5": 1})
+    assert adapter.explain(adapter.refusal(state, ("c3",)), state).words == (
+        "There is no piece on c3: click one of your own units first."
+    )
+    refusal = adapter.explain(adapter.refusal(state, ("h1",)), state)
+    assert refusal.words == "The unit on h1 is Black (right)'s: you move only the units you control."
+    assert refusal.rule == "1.3"
+    step = adapter.explain(adapter.refusal(state, ("d4", "e5")), state)
+    assert step.words == "e5 holds an enemy unit: a step never lands on one; capture by jumping over it."
+    assert step.rule == "3.1"
+
+
+def test_the_legend_explains_the_marks():
+    legend = Adapter(load_game("capitals")).legend()
+    for mark in ("outline", "Ram", "Stars", "Capitals", "Cage", "Altar", "arrows", "HUNGER"):
+        assert mark in legend

@@ -76,8 +76,36 @@ def test_last_move_and_chain_in_progress_paths():
 def test_result_in_title_and_png():
     state = load({"a1": 0, "c1": 0, "c2": 1})
     state.apply_move("jump c1 c3")
-    assert "White wins (no_pieces)" in render.draw(state).get_title()
+    title = render.draw(state).get_title()
+    assert "White wins: Black has no pieces left on the board" in title.replace("\n", " ")
+    assert "no_pieces" not in title and all(len(line) <= 80 for line in title.split("\n"))  # wrapped to fit
     assert state_png(state)[:4] == b"\x89PNG"
+
+
+def test_result_words_say_why_then_the_game_points():
+    state = load({"a1": 0, "c1": 0, "c2": 1})
+    state.apply_move("jump c1 c3")  # Black's last unit is caged: +2 for White
+    assert render.result_words(state) == (
+        "Game over: White wins: Black has no pieces left on the board. Game points: White 2 (1 caged × 2), Black 0"
+    )
+    pieces = {"a1": 0, "h8": 2, "g1": 0, "d5": (1, 1), "b7": (3, 1)}
+    state = load(pieces, altars=[[1], [], [0], []], eliminated=[False, False, False, True])
+    state.apply_move("step g1 h1")  # the second Black Capital falls
+    assert render.result_words(state) == (
+        "Game over: White wins: both Black Capitals have fallen (Black (right)'s and Black (left)'s). "
+        "Game points: White 0 (+1 on the Altars, −1 own on the Altars), Black 0"
+    )
+    capped = load(HOME, cycle=201)
+    assert capped.result().is_draw
+    assert render.result_words(capped).startswith("Game over: a draw: the cycle cap was reached after cycle 200.")
+
+
+def test_the_board_says_the_result_in_the_games_words():
+    from tabletop_lab.board_adapter import load_adapter
+
+    state = load({"a1": 0, "c1": 0, "c2": 1})
+    state.apply_move("jump c1 c3")
+    assert load_adapter(state.game).result_words(state) == render.result_words(state)
 
 
 def test_docstring_examples():

@@ -91,3 +91,15 @@ def test_win_by_sinoda_is_announced_with_its_arithmetic():
     assert adapter.result_note(state) == ""
     state.apply_move("change U1,0 -")
     assert adapter.result_note(state).startswith("Blue wins by Sinoda: 9 > 5 + (1+1+1) = 8")
+
+
+def test_refusals_read_in_the_players_words_with_their_rule():
+    from tabletop_lab import load_game
+    from tests.games.sinoda.helpers import SINODA_EXAMPLE, load
+
+    state = load(SINODA_EXAMPLE["pieces"], SINODA_EXAMPLE["captured"])  # Blue's 1 on U2,0, Red's on U-2,0
+    adapter = Adapter(load_game("sinoda"))
+    other = adapter.explain(adapter.refusal(state, ("U-2,0",)), state)
+    assert other.words == "That piece is Red's: you change or move only your own." and other.rule == "3.1"
+    one = adapter.explain(adapter.refusal(state, ("U2,0", "-")), state)
+    assert one.words == "A 1 can only go up: values stay within 1–4."

@@ -13,7 +13,7 @@ from tabletop_lab import load_game
 from tabletop_lab.games.sinoda import render
 from tabletop_lab.games.sinoda.rules import PLAYER_NAMES
 from tabletop_lab.render import draw, renderer, state_png
-from tests.games.sinoda.helpers import RED_FIVE, SINODA_EXAMPLE, load
+from tests.games.sinoda.helpers import RED_FIVE, SINODA_EXAMPLE, load, position
 from tests.games.sinoda.test_geometry import RING
 
 
@@ -140,10 +140,44 @@ def test_status_text():
     state.apply_move("change U1,0 -")
     assert render.status_text(state) == "Blue wins by Sinoda: 9 > 5 + (1+1+1) = 8"
     drawn = load({"U2,0": (0, 1), "U-2,0": (1, 1)}, [[[1, 1]] * 5, [[0, 1]] * 5])
-    assert render.status_text(drawn) == "Game over: a draw (5, 5 points)"
+    assert render.status_text(drawn) == (
+        "Game over: a draw: Blue and Red tie with 5 points and 1 piece left each (every player is down to one piece)"
+    )
     won = load({"U2,0": (0, 1), "U-2,0": (1, 1)}, [[[1, 2]] + [[1, 1]] * 4, [[0, 1]] * 5])
-    assert render.status_text(won) == f"Game over: {PLAYER_NAMES[0]} wins (6 points)"
-    assert render.draw(won).get_title() == "Game over: Blue wins (6 points)"
+    assert (
+        render.status_text(won)
+        == f"Game over: {PLAYER_NAMES[0]} wins with 6 points (every player is down to one piece)"
+    )
+    assert render.draw(won).get_title().replace("\n", " ") == render.status_text(won)  # wrapped to fit
+
+
+def finished(captured: list, **options):
+    """Each player's pieces not in ``captured`` on their start cells (value 1)."""
+    game = load_game("sinoda", **options)
+    start = game.new_initial_state()
+    taken = [sum(1 for cap in captured for owner, _ in cap if owner == p) for p in range(game.num_players)]
+    pieces = {c: (p, 1) for p in range(game.num_players) for c in start.pieces_of(p)[: 6 - taken[p]]}
+    return game.state_from_dict(position(pieces, captured, players=game.num_players))
+
+
+def test_result_words_say_why_how_and_the_points_captured_per_player():
+    """Rules 3.2 (why it ended) and 3.3 (the winner, the tie-break by pieces left, teams)."""
+    tie = finished([[[1, 1]] * 6, [[0, 2], [0, 1], [0, 1], [0, 1], [0, 1]]])
+    assert render.result_words(tie) == (
+        "Game over: Blue wins with 6 points and more pieces left (1) than Red, who also has 6 "
+        "(Red has no pieces left). Points captured: Blue 6, Red 6"
+    )
+    shared = finished([[], [[0, 1], [0, 1], [0, 1], [2, 1], [2, 1], [2, 2]], [[1, 4], [1, 2], [1, 1]]], players=3)
+    assert render.result_words(shared) == (
+        "Game over: Red and Green share the win with 7 points and 3 pieces left each (Red captured 6 pieces). "
+        "Points captured: Blue 0, Red 7, Green 7"
+    )
+    team = finished([[], [[0, 2], [0, 3]], [[3, 1]] * 6, [[2, 4], [2, 1]]], players=4, teams="pairs")
+    assert render.result_words(team).startswith("Game over: team dark wins: Green with 6 points (Yellow has no pieces")
+    sinoda = load(SINODA_EXAMPLE["pieces"], SINODA_EXAMPLE["captured"])
+    sinoda.apply_move("change U1,0 -")
+    assert render.result_words(sinoda).startswith("Game over: Blue wins by Sinoda: 9 > 5 + (1+1+1) = 8; Red cannot")
+    assert render.result_words(sinoda).endswith("Points captured: Blue 9, Red 5")
 
 
 def test_custom_boards_with_other_names_are_drawn_on_a_ring():

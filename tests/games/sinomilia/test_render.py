@@ -8,6 +8,7 @@ from matplotlib.text import Text
 from tabletop_lab import load_game
 from tabletop_lab.games.sinomilia import render
 from tabletop_lab.games.sinomilia.board import Adapter
+from tabletop_lab.games.sinomilia.rules import SUN
 
 from .helpers import play, random_states
 
@@ -63,6 +64,10 @@ def test_game_over_title():
     state = load_game("sinomilia", round_cap=1).new_initial_state()
     play(state, "set 9", "set 9", "pass", "pass")
     assert render.draw(state).get_title() == "Game over after round 1 (the round cap): Orange wins, 17-13"
+    assert (
+        render.result_words(state) == "Game over after round 1 (the round cap): Orange wins with 17 chips to Green's 13"
+    )
+    assert Adapter(state.game).result_words(state) == render.result_words(state)
 
 
 def test_board_cells_round_trip_and_choose_set_and_change():
@@ -102,3 +107,10 @@ def test_state_png_draws_through_the_shared_dispatch():
     from tabletop_lab.render import state_png
 
     assert state_png(GAME.new_initial_state(), viewer=1)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_refusals_read_in_the_players_words():
+    adapter = Adapter(GAME)
+    state = GAME.new_initial_state()
+    refusal = adapter.explain(f"sinomilia: 'sun' is illegal: {state._illegal_reason(SUN)}", state)
+    assert refusal.words.startswith("First set a card: click one of your hand's cards.") and refusal.rule == "2.1"

@@ -25,3 +25,11 @@ def test_a_refused_click_names_the_rule():
     board.click_cell("c4")
     board.click_cell("c3")
     assert "occupied" in board.errors.text or "occupied" in board.status.value
+
+
+def test_hovering_says_whether_a_click_places_or_grows():
+    board = Board("sygo", options={"size": 5}, position="...../...../.W.W./...../..... W g 0", seats=["human", "human"])
+    board._hover_cell("c3")
+    assert board.hover_label.value.startswith("c3: grows your group there")
+    board._hover_cell("a5")
+    assert board.hover_label.value == "a5: places a new stone"

@@ -88,3 +88,65 @@ def test_refusals_name_the_rule():
     assert "already grown" in adapter.refusal(state, ("b2",))
     assert "not adjacent to a growing group" in adapter.refusal(state, ("a1",))
     assert adapter.legend()
+
+
+def territory_squares(ax, colour):
+    return sum(len(c.get_paths()) for c in ax.collections if c.get_gid() == f"territory-{colour}")
+
+
+def test_the_end_says_stones_and_territory_and_marks_the_territory():
+    """Rule 2.7 and the worked example 8.8: the count behind each score, and its points shown."""
+    black = position(".../.B./... W - 2")
+    assert render.result_words(black) == (
+        "Game over: Black wins, 9–0: Black 1 stone + 8 territory, White 0 stones + 0 territory"
+    )
+    ax = render.draw(black)
+    assert territory_squares(ax, "B") == 8 and territory_squares(ax, "W") == 0
+    assert ax.get_title().replace("\n", " ").startswith("Game over: Black wins, 9–0")
+    drawn = position("W.B/W.B/W.B W g 2")  # the middle column touches both colours: nobody's
+    assert (
+        render.result_words(drawn)
+        == "Game over: a draw, 3–3: White 3 stones + 0 territory, Black 3 stones + 0 territory"
+    )
+    assert territory_squares(render.draw(drawn), "W") == territory_squares(render.draw(drawn), "B") == 0
+    white = position("WW./W../... B g 2")
+    assert render.result_words(white).startswith("Game over: White wins, 9–0: White 3 stones + 6 territory")
+    assert Adapter(white.game).result_words(white) == render.result_words(white)
+
+
+def test_territory_is_marked_only_when_the_game_is_over():
+    ax = render.draw(position("WW./W../... B g 0"))
+    assert territory_squares(ax, "W") == 0
+
+
+def test_growth_and_placement_points_are_told_apart_before_the_click():
+    """At the start of a turn a click on a point next to a group of the mover grows it; on a
+    point touching none places a stone: the rings differ (issue: the same ring everywhere)."""
+    from matplotlib.figure import Figure
+
+    game = load_game("sygo", size=5)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    adapter = Adapter(game)
+    adapter.setup(Figure(figsize=adapter.figsize))
+    targets = frozenset(
+        adapter.action_cells(state, a)[0] for a in state.legal_actions() if adapter.action_cells(state, a)
+    )
+    adapter.draw(state, targets=targets)
+    gids = {p.get_gid() for p in adapter.ax.patches if p.get_gid()}
+    assert "grow c3" in gids and "grow b2" in gids  # next to White's stones: growth
+    assert "place a1" in gids and "place e5" in gids  # touching no white stone: a placement
+    assert not {"place c3", "grow a1"} & gids
+    grown = {g.split()[1] for g in gids if g.startswith("grow ")}
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert grown == {t for t in targets if f"grow {t}" in legal}
+    assert "dashed blue ring" in adapter.legend()
+
+
+def test_refusals_read_in_the_players_words():
+    game = load_game("sygo", size=5)
+    adapter = Adapter(game)
+    state = game.state_from_notation("...../...../.W.W./...../..... W g 0")
+    assert adapter.explain(adapter.refusal(state, ("b3",)), state).words == "Point b3 is taken: choose an empty point."
+    state.apply_action(state.string_to_action("grow c3"))
+    refusal = adapter.explain(adapter.refusal(state, ("a1",)), state)
+    assert refusal.words.startswith("Point a1 touches none of your groups") and refusal.rule == "2.4.2"
