@@ -15,8 +15,10 @@ descriptor on an edge, and a wake-up can be missed; its documentation asks the u
 descriptor to check ``ZMQ_EVENTS`` rather than rely on the signal alone, and pyzmq's asyncio
 socket, on reading ``EVENTS``, runs the receives that are ready. So once a second, while a cell
 runs, ``WatchedClient`` reads ``EVENTS`` of the shell and IOPub sockets: a reply left waiting is
-taken within a second (measured: a stalled cell completed at once when its shell socket's
-``EVENTS`` was read, and had waited 120 s without it).
+taken within a second. Measured on the 2-core machine: at three stalls the shell socket held
+the reply (``EVENTS`` had ``POLLIN``) and the cell completed the moment ``EVENTS`` was read; a
+stall left alone waited 120 s. ``scripts/stress_notebooks.py`` (20 runs of each explore
+notebook): 5 stalls in 100 runs with the watch alone, 0 in 100 with ``EVENTS`` read.
 """
 
 from __future__ import annotations
