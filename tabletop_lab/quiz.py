@@ -11,15 +11,27 @@ truthy exactly when the answer is right, so appendix cells can ``assert`` it.
 
 Answers are compared loosely where a person would: ``"3"`` and ``3`` are the same hole,
 and when the expected value is a set, any list or tuple of the same items is accepted.
+
+A lesson can also ask for a move on a live board (a ``tabletop_lab.widgets.Board``) and check
+the first move the reader made there::
+
+    try_it = Board(game, position=state)            # the reader plays on it
+    quiz.played(try_it, expected={"0"}, hint="Two seeds is an even number.")
+
+``board_questions()`` lists every (board, expected moves) a ``played`` call asked about, so a
+test can play each asked move on its board and see the check turn right.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Verdict", "check", "normalise"]
+__all__ = ["Verdict", "board_questions", "check", "normalise", "played"]
+
+_BOARD_QUESTIONS: dict[int, tuple[Any, frozenset[str]]] = {}  # id(board): (board, expected moves)
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,40 @@ def check(answer: Any, expected: Any, *, hint: str = "", reveal: bool = False) -
         parts.append(hint)
     parts.append(f"The engine says {shown}." if reveal else "Edit your answer and run the cell again.")
     return Verdict(False, " ".join(parts))
+
+
+def played(board: Any, expected: str | Iterable[str], *, hint: str = "") -> Verdict:
+    """Whether the first move the reader made on the live ``board`` is ``expected`` (one move
+    string, or a collection of moves any of which is right), as the engine spells moves.
+
+    Only moves up to the position the board shows count, so a move taken back with Undo is
+    not held against the reader. ``hint`` is shown after a wrong move. Raises ``ValueError``
+    when an expected move is not legal at the board's start position (the lesson would ask
+    for a move nobody can make).
+    """
+    moves = frozenset([expected] if isinstance(expected, str) else expected)
+    session = board.session
+    start = session.line[0]
+    legal = set(start.legal_moves())
+    if not moves or not moves <= legal:
+        wrong = sorted(moves - legal) or ["(none given)"]
+        raise ValueError(f"played: {', '.join(map(repr, wrong))} is not a legal move at the board's start position")
+    _BOARD_QUESTIONS[id(board)] = (board, moves)
+    made = session.move_strings()[: session.pos]
+    if not made:
+        return Verdict(False, "No move yet: make it on the board above, then run this cell again.")
+    if made[0] in moves:
+        return Verdict(True, f"Correct! {made[0]!r} it is.")
+    parts = [f"Not quite: you played {made[0]!r}."]
+    if hint:
+        parts.append(hint)
+    parts.append("Press Undo on the board, try again, then run this cell again.")
+    return Verdict(False, " ".join(parts))
+
+
+def board_questions() -> list[tuple[Any, frozenset[str]]]:
+    """Every live board a ``played`` call has checked, with the moves it asked for, oldest first."""
+    return list(_BOARD_QUESTIONS.values())
 
 
 def normalise(value: Any, like: Any) -> Any:

@@ -75,7 +75,7 @@ def test_the_picture_is_the_states_after_a_cancelled_agent_reply():
 
     board = asyncio.run(scenario())
     assert board.state.history() == [3] and not board.busy
-    assert board.adapter.view.title.get_text().startswith("South sowed 3: ")
+    assert board.adapter.view.title.get_text().startswith("South sowed hole 3: ")
     assert_picture_is_the_states(board)
 
 
@@ -186,7 +186,7 @@ def test_the_legend_and_the_status_are_shown_once():
     board.click_cell(2)
     assert board.status.value == "North to move"
     title = board.adapter.view.title.get_text()
-    assert title.startswith("South sowed 2: ") and "to move" not in title  # said once, by the status
+    assert title.startswith("South sowed hole 2: ") and "to move" not in title  # said once, by the status
 
 
 def test_option_labels_are_readable_and_a_changed_option_is_pointed_out():

@@ -385,12 +385,12 @@ def lap_text(report: MoveReport, lap: int) -> str:
 
 
 def last_move_text(state: CrossEndodoiState) -> str:
-    """The last move in words ("North sowed 3: 2 laps, captured 4"), or "" if none is known."""
+    """The last move in words ("North sowed hole 3: 2 laps, captured 4"), or "" if none is known."""
     report = state.last_move
     if report is None:
         return ""
     laps = len(report.laps)
-    text = f"{PLAYER_NAMES[report.player]} sowed {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
+    text = f"{PLAYER_NAMES[report.player]} sowed hole {report.hole}: {laps} lap{'s' if laps > 1 else ''}"
     if report.captured:
         text += f", captured {report.captured}"
     if laps > MAX_LAPS_DRAWN:
