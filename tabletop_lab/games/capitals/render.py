@@ -10,8 +10,9 @@ cell with corners ``(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)``::
 Each player's Territory is tinted in their colour and their Capital marked with a star. Pieces
 are discs, light for White's owners and dark for Black's, with ``▲`` for upright (players 0
 and 1) and ``▼`` for flipped (players 2 and 3) owners; the ring shows the controller's colour.
-A Ram is two stacked discs. Each player's Cage and Altar are rows of small discs beside their
-corner. The title shows the cycle, whose turn it is and the Hunger Epoch; the last move's path
+A Ram is two stacked discs. Each player's Cage and Altar are counted beside their corner, with a
+small disc per piece in its owner's colours. Every file letter and rank number is written along
+both edges it meets, so a square such as c3 is found as on a chessboard. The title shows the cycle, whose turn it is and the Hunger Epoch; the last move's path
 (or the chain in progress) is drawn as arrows. Everything is read from ``state.snapshot()``,
 so turns in progress draw too. ``draw`` is a pure function of its inputs; ``BoardView`` keeps
 one axes and redraws only what changes (the board itself is one stored image, see
@@ -37,15 +38,15 @@ __all__ = ["AXES_RECT", "FIGSIZE", "BoardView", "draw", "square_polygon", "squar
 
 FIGSIZE = (7.0, 7.4)
 AXES_RECT = (0.0, 0.0, 1.0, 0.9)  # the top strip holds the title
-XLIM, YLIM = (-11.5, 11.5), (17.6, -2.6)  # y points down
+XLIM, YLIM = (-11.5, 11.5), (17.6, -3.3)  # y points down; the top corner's panel stays below the title
 LIGHT, DARK, EDGE = "#f0d9b5", "#b58863", "#7a5c3e"
 PLAYER_COLOURS = ("#2b83ba", "#d7191c", "#1a9641", "#fdae61")  # ring and territory tint per player
 TEAM_FACE = ("#fbfaf5", "#2b2b2b")  # White's pieces, Black's pieces
 TEAM_TEXT = ("#2b2b2b", "#fbfaf5")
 TARGET, SELECTED, PATH, HUNGER = "#ffd92f", "#e7298a", "#1f4e9c", "#b2182b"
-PIECE_R = 0.42
+PIECE_R = 0.56
 # Where each player's Cage and Altar rows start (left end), beside their corner.
-_PANELS = ((-3.4, -1.9), (5.0, 10.2), (-3.4, 15.9), (-11.2, 10.2))
+_PANELS = ((-3.4, -1.9), (5.4, 11.0), (-3.4, 16.2), (-11.2, 11.0))
 PANEL_DISCS = 10  # discs drawn per Cage or Altar row; more are counted as "+n"
 
 
@@ -229,13 +230,20 @@ def _star(x: float, y: float, radius: float = 0.3) -> list[tuple[float, float]]:
 
 
 def _square_labels() -> list[Text]:
-    """Names of the corners and of a few edge squares, just outside the board."""
+    """Coordinates just outside the board: each file's letter beside its squares of ranks 1 and
+    8 (the upper right and lower left edges), each rank's number beside its squares of files a
+    and h (the upper left and lower right edges)."""
     labels = []
-    for name in ("a1", "h1", "h8", "a8", "d1", "a4", "h5", "e8"):
-        x, y = square_xy(name)
-        dx = 0 if name in ("a1", "h8") else -0.9 if x < 0 else 0.9
-        dy = -1.25 if name == "a1" else 1.25 if name == "h8" else 0
-        labels.append(Text(x + dx, y + dy, name, ha="center", va="center", fontsize=7, color="#6b4a2b"))
+    for i in range(8):
+        file, rank = "abcdefgh"[i], str(i + 1)
+        for square, text, (dx, dy) in (
+            (f"{file}1", file, (0.85, -0.85)),
+            (f"{file}8", file, (-0.85, 0.85)),
+            (f"a{rank}", rank, (-0.85, -0.85)),
+            (f"h{rank}", rank, (0.85, 0.85)),
+        ):
+            x, y = square_xy(square)
+            labels.append(Text(x + dx, y + dy, text, ha="center", va="center", fontsize=8, color="#6b4a2b"))
     return labels
 
 
@@ -251,7 +259,7 @@ def _draw_unit(ax: Axes, xy: tuple[float, float], owner: int, controller: int, t
 def _draw_disc(ax: Axes, x: float, y: float, owner: int, controller: int, radius: float) -> None:
     team = owner & 1
     ax.add_patch(Circle((x, y), radius, fc=TEAM_FACE[team], ec=PLAYER_COLOURS[controller], lw=2.2, zorder=5))
-    ax.text(x, y, "▲" if owner < 2 else "▼", ha="center", va="center", fontsize=7, color=TEAM_TEXT[team], zorder=6)
+    ax.text(x, y, "▲" if owner < 2 else "▼", ha="center", va="center", fontsize=9, color=TEAM_TEXT[team], zorder=6)
 
 
 def _draw_panel(ax: Axes, player: int, data: dict, to_move: bool) -> None:
@@ -261,7 +269,7 @@ def _draw_panel(ax: Axes, player: int, data: dict, to_move: bool) -> None:
     ax.text(x0, y0 - 0.7, name, fontsize=8, color=PLAYER_COLOURS[player], fontweight=weight, va="center")
     for row, (label, pile) in enumerate((("Cage", data["cages"][player]), ("Altar", data["altars"][player]))):
         y = y0 + 0.55 * row
-        ax.text(x0, y, label, fontsize=7, va="center")
+        ax.text(x0, y, f"{label} {len(pile)}", fontsize=7, va="center")
         for i, owner in enumerate(pile[:PANEL_DISCS]):
             ax.add_patch(
                 Circle((x0 + 2.0 + 0.42 * i, y), 0.18, fc=TEAM_FACE[owner & 1], ec=PLAYER_COLOURS[owner], lw=1)

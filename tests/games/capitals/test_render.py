@@ -43,7 +43,18 @@ def test_pieces_rams_cages_and_altars_are_drawn():
     assert len(small) == 3  # two caged pieces and one on an Altar
     texts = [t.get_text() for t in ax.texts]
     assert texts.count("▲") == 3 and texts.count("▼") == 3  # upright for players 0/1, flipped for 2/3
-    assert "White (top)" in texts and "Cage" in texts and "Altar" in texts
+    assert "White (top)" in texts and "Cage 2" in texts and "Altar 1" in texts  # counted beside each corner
+
+
+def test_every_file_and_rank_is_labelled_on_both_its_edges():
+    labels = render._square_labels()  # drawn once, in the board's static layer
+    texts = [t.get_text() for t in labels]
+    assert all(texts.count(file) == 2 for file in "abcdefgh")
+    assert all(texts.count(rank) == 2 for rank in "12345678")
+    x, y = render.square_xy("c1")
+    assert any(t.get_text() == "c" and t.get_position() == (x + 0.85, y - 0.85) for t in labels)  # beside c1
+    x, y = render.square_xy("h5")
+    assert any(t.get_text() == "5" and t.get_position() == (x + 0.85, y + 0.85) for t in labels)  # beside h5
 
 
 def test_title_shows_cycle_turn_and_hunger():
