@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from ...compiled_search import uct_search
@@ -69,6 +70,9 @@ from .rules import CapitalsGame, CapitalsState
 from .turn import FRIENDLY, HOSTILE, Chain
 
 __all__ = ["KERNEL"]
+
+_inline = numba.njit(cache=True, nogil=True, inline="always")
+_internal = numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 # ----------------------------------------------------------------------------- the flat state
 
@@ -196,19 +200,19 @@ _SCRATCH = 48
 # ----------------------------------------------------------------------------- small helpers
 
 
-@njit
+@_inline
 def _code(owner, controller):
     return 1 + owner + 4 * controller
 
 
-@njit
+@_inline
 def _push_cage(pos, player, piece):
     n = pos[_CAGE_N + player]
     pos[_CAGES + _QUEUE * player + n] = piece
     pos[_CAGE_N + player] = n + 1
 
 
-@njit
+@_inline
 def _pop_cage(pos, player):
     """The oldest piece of ``player``'s Cage, removed."""
     base = _CAGES + _QUEUE * player
@@ -220,14 +224,14 @@ def _pop_cage(pos, player):
     return piece
 
 
-@njit
+@_inline
 def _push_altar(pos, player, piece):
     n = pos[_ALTAR_N + player]
     pos[_ALTARS + _QUEUE * player + n] = piece
     pos[_ALTAR_N + player] = n + 1
 
 
-@njit
+@_inline
 def _pop_release(pos):
     """The first ``(owner, territory)`` of the release queue, removed: its owner."""
     owner = pos[_RELEASES]
@@ -238,12 +242,12 @@ def _pop_release(pos):
     return owner
 
 
-@njit
+@_inline
 def _mid_turn(pos):
     return pos[_CHAIN] != 0 or pos[_PASS_PENDING] != 0
 
 
-@njit
+@_inline
 def _has_synergy(pos, rules):
     actor = pos[_ACTOR]
     ally = actor ^ 2
@@ -260,13 +264,13 @@ def _has_synergy(pos, rules):
     return False
 
 
-@njit
+@_inline
 def _sacrificeable(pos, rules, square):
     code = pos[square]
     return code != 0 and _CONTROLLER[code] == pos[_ACTOR] and (rules[_SACRIFICE_RAM] or not _IS_RAM[code])
 
 
-@njit
+@_inline
 def _any_sacrificeable(pos, rules):
     for square in range(64):
         if _sacrificeable(pos, rules, square):
@@ -277,7 +281,7 @@ def _any_sacrificeable(pos, rules):
 # ----------------------------------------------------------------------------- legal actions
 
 
-@njit
+@_inline
 def _jumped_before(pos, square):
     for i in range(pos[_CH_N]):
         if pos[_JUMPED + i] == square:
@@ -285,7 +289,7 @@ def _jumped_before(pos, square):
     return False
 
 
-@njit
+@_inline
 def _may_hop(pos, rules, over, land):
     """Whether the chain may jump ``over`` onto ``land`` (3.2), the dead-end test aside."""
     other = pos[over]
@@ -299,7 +303,7 @@ def _may_hop(pos, rules, over, land):
     return kind == HOSTILE
 
 
-@njit
+@_inline
 def _hops(pos, rules, out, first_only):
     """``CapitalsState._hops``: the hop actions of the chain into ``out``, their number; with
     ``first_only``, 1 as soon as there is one (``out`` untouched), else 0."""
@@ -321,7 +325,7 @@ def _hops(pos, rules, out, first_only):
     return n
 
 
-@njit
+@_inline
 def _continues_from_start(pos, rules, over):
     """``CapitalsState._continues_from_start``, on a copy (a rare case: a hop back to the start)."""
     trial = pos.copy()
@@ -339,7 +343,7 @@ def _continues_from_start(pos, rules, over):
     return False
 
 
-@njit
+@_internal
 def _legal(pos, rules, legal):
     """``CapitalsState._generate`` into ``legal``: the number of legal actions, ascending."""
     n = 0
@@ -425,13 +429,13 @@ def _legal(pos, rules, legal):
 # ----------------------------------------------------------------------------- playing an action
 
 
-@njit
+@_inline
 def _capture(scratch, owner):
     scratch[scratch[_CAPTURED_N]] = owner
     scratch[_CAPTURED_N] += 1
 
 
-@njit
+@_inline
 def _enter(pos, square, team, scratch):
     """``CapitalsState._entered`` for one square: note its Capital's player as entered if a unit
     of ``team`` arriving there eliminates them."""
@@ -446,7 +450,7 @@ def _enter(pos, square, team, scratch):
     scratch[_ENTERED_N] = entered + 1
 
 
-@njit
+@_internal
 def _apply(pos, rules, action, scratch):
     """``CapitalsState._apply``."""
     scratch[_CAPTURED_N] = scratch[_ENTERED_N] = scratch[_PASSED] = 0
@@ -476,7 +480,7 @@ def _apply(pos, rules, action, scratch):
         _release(pos, rules, target, scratch)
 
 
-@njit
+@_inline
 def _step(pos, rules, origin, target, scratch):
     code, other = pos[origin], pos[target]
     pos[origin] = 0
@@ -487,7 +491,7 @@ def _step(pos, rules, origin, target, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _dismantle(pos, rules, ram, target, scratch):
     code = pos[ram]
     top = _TOP[code]
@@ -501,7 +505,7 @@ def _dismantle(pos, rules, ram, target, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _jump(pos, rules, origin, landing, scratch):
     code = pos[origin]
     over = _JUMPED_OVER[64 * origin + landing]
@@ -525,7 +529,7 @@ def _jump(pos, rules, origin, landing, scratch):
     _leap(pos, rules, over, landing, scratch)
 
 
-@njit
+@_internal
 def _leap(pos, rules, over, landing, scratch):
     """``CapitalsState._leap``: jump ``over`` onto ``landing``; end the chain if it cannot go on."""
     other = pos[over]
@@ -551,7 +555,7 @@ def _leap(pos, rules, over, landing, scratch):
         _end_chain(pos, rules, scratch)
 
 
-@njit
+@_internal
 def _end_chain(pos, rules, scratch):
     pos[_CHAIN] = 0
     for i in range(pos[_CAPTURE_N]):
@@ -569,7 +573,7 @@ def _end_chain(pos, rules, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _pass_turn(pos, rules, scratch):
     actor = pos[_ACTOR]
     piece = _pop_cage(pos, actor)
@@ -582,7 +586,7 @@ def _pass_turn(pos, rules, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_internal
 def _resolve(pos, rules, scratch):
     """``CapitalsState._resolve`` of what the main action noted in ``scratch``."""
     actor = pos[_ACTOR]
@@ -635,7 +639,7 @@ def _resolve(pos, rules, scratch):
     _after_releases(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _eliminate(pos, player):
     """Clear ``player``'s Territory of their units; hand the rest to the ally (5.1, steps 1-2)."""
     ally = player ^ 2
@@ -651,7 +655,7 @@ def _eliminate(pos, player):
                 pos[square] = code + 4 * (ally - player)
 
 
-@njit
+@_inline
 def _drop_unplaceable(pos):
     while pos[_RELEASE_N]:
         territory = pos[_RELEASES + 1]
@@ -661,13 +665,13 @@ def _drop_unplaceable(pos):
         pos[_REMOVED + _pop_release(pos)] += 1
 
 
-@njit
+@_inline
 def _place(pos, square):
     owner = _pop_release(pos)
     pos[square] = _code(owner, owner if not pos[_ELIMINATED + owner] else owner ^ 2)
 
 
-@njit
+@_inline
 def _release(pos, rules, square, scratch):
     _place(pos, square)
     _drop_unplaceable(pos)
@@ -676,7 +680,7 @@ def _release(pos, rules, square, scratch):
         _after_releases(pos, rules, scratch)
 
 
-@njit
+@_internal
 def _after_releases(pos, rules, scratch):
     """The Hunger sacrifice (5.2), then the next turn (section 2, step 4)."""
     actor = pos[_ACTOR]
@@ -692,7 +696,7 @@ def _after_releases(pos, rules, scratch):
     _advance(pos, rules, passed)
 
 
-@njit
+@_inline
 def _sacrifice(pos, rules, square):
     code = pos[square]
     actor = pos[_ACTOR]
@@ -710,7 +714,7 @@ def _sacrifice(pos, rules, square):
         _advance(pos, rules, passed)
 
 
-@njit
+@_internal
 def _advance(pos, rules, passed):
     """The next turn: the ally's extra turn after a pass-turn, else the next slot (section 2)."""
     pos[_TRANSFERS] = 0
@@ -740,7 +744,7 @@ def _advance(pos, rules, passed):
             return
 
 
-@njit
+@_inline
 def _check_end(pos):
     """``CapitalsState._check_end``: record a team's win (5.3); True when the game is over."""
     present0 = present1 = False
@@ -767,7 +771,7 @@ def _check_end(pos):
 # ----------------------------------------------------------------------------- games and rollouts
 
 
-@njit
+@_internal
 def _game_points(pos, rules, team):
     """``CapitalsState.game_points()[team]``."""
     winners = pos[_WINNERS]
@@ -784,7 +788,7 @@ def _game_points(pos, rules, team):
     return points
 
 
-@njit
+@_inline
 def _play(pos, rules, streams, budget, legal, scratch, record):
     """Random actions on ``pos`` until the end or ``budget`` actions, the actor drawing from
     ``streams[actor]`` (updated); each action and the number of legal actions before it go to
@@ -831,16 +835,17 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores, te
         counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
 
 
-_evaluation = njit(white_score)  # the engine's evaluation, compiled
+_evaluation = _inline(white_score)  # the engine's evaluation, compiled
 
 
-@njit
+@_internal
 def _white_score(pos, rules):
     """``evaluation.white_score`` of ``pos``: the sum ``evaluation.white_value`` squashes with ``tanh``."""
     altars0 = altars1 = 0
     if not rules[_WINNER_ONLY]:
-        altars0 = _game_points(pos, rules, 0)
-        altars1 = _game_points(pos, rules, 1)
+        white = np.int64(0)  # not literal ints: numba compiles a callee again for each literal argument
+        altars0 = _game_points(pos, rules, white)
+        altars1 = _game_points(pos, rules, white + 1)
     cages = pos[_CAGE_N : _CAGE_N + 4]
     eliminated = pos[_ELIMINATED : _ELIMINATED + 4]
     return _evaluation(pos, cages, eliminated, altars0, altars1, _IS_RAM, _TEAM, _NEAR_CAPITAL, _NEAR_CAPITAL_N)
@@ -904,7 +909,7 @@ def _tree_key(tree):
         tree[at + _CHAIN_ROOM + i] = 0
 
 
-@njit
+@_inline
 def _tree_legal(tree, rules, out):
     pos = tree[_KEY_WIDTH:]
     if pos[_WINNERS] >= 0:
@@ -912,20 +917,20 @@ def _tree_legal(tree, rules, out):
     return _legal(pos, rules[0], out)
 
 
-@njit
+@_inline
 def _tree_apply(tree, action, rules):
     _apply(tree[_KEY_WIDTH:], rules[0], action, rules[1])
     _tree_key(tree)
     return 0
 
 
-@njit
+@_inline
 def _tree_player(tree, rules):
     pos = tree[_KEY_WIDTH:]
     return -4 if pos[_WINNERS] >= 0 else pos[_ACTOR]  # TERMINAL
 
 
-@njit
+@_inline
 def _tree_rollout(tree, budget, stream, rules, values):
     """``CapitalsKernel.rollout``: returns at the end, else ``tanh`` of White's evaluation."""
     pos = tree[_KEY_WIDTH:]
@@ -983,12 +988,12 @@ _JSON_FIELDS = np.array(
 )  # fmt: skip
 
 
-@njit
+@_inline
 def _word(out, at, i):
     return write_piece(out, at, _WORD_TEXT, _WORD_START, i)
 
 
-@njit
+@_inline
 def _numbers(out, at, pos, first, n, brackets):
     """``pos[first:first + n]`` as JSON numbers separated by commas, in brackets if asked."""
     if brackets:
@@ -1005,11 +1010,11 @@ def _numbers(out, at, pos, first, n, brackets):
     return at
 
 
-@njit
+@_inline
 def _write_json(pos, out):
     """``CapitalsState.to_json()`` of ``pos`` (a position: no turn in progress) as ASCII in
     ``out``; its length."""
-    at = 0
+    at = np.int64(0)  # not literal: write_piece would compile again for it
     for field in range(len(_JSON_FIELDS)):
         at = _word(out, at, field)
         kind, first, entries = _JSON_FIELDS[field, 0], _JSON_FIELDS[field, 1], _JSON_FIELDS[field, 2]
@@ -1055,7 +1060,7 @@ def _write_json(pos, out):
                 out[at] = _COMMA
                 at = write_decimal(out, at + 1, _CONTROLLER[code])
                 out[at] = _COMMA
-                at = write_decimal(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, _NULL)
+                at = write_decimal(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, np.int64(_NULL))
                 out[at] = _CLOSE
                 at += 1
     return _word(out, at, len(_JSON_FIELDS))
