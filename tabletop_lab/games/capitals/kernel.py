@@ -24,7 +24,7 @@ import numpy as np
 
 from ...compiled_search import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
+from ...jit import choice_index, copy_into, internal, next_draw, njit, text_pieces, write_decimal, write_piece
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .evaluation import NEAR_CAPITAL, white_score
 from .geometry import (
@@ -72,7 +72,6 @@ from .turn import FRIENDLY, HOSTILE, Chain
 __all__ = ["KERNEL"]
 
 _inline = numba.njit(cache=True, nogil=True, inline="always")
-_internal = numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 # ----------------------------------------------------------------------------- the flat state
 
@@ -200,19 +199,19 @@ _SCRATCH = 48
 # ----------------------------------------------------------------------------- small helpers
 
 
-@_inline
+@internal
 def _code(owner, controller):
     return 1 + owner + 4 * controller
 
 
-@_inline
+@internal
 def _push_cage(pos, player, piece):
     n = pos[_CAGE_N + player]
     pos[_CAGES + _QUEUE * player + n] = piece
     pos[_CAGE_N + player] = n + 1
 
 
-@_inline
+@internal
 def _pop_cage(pos, player):
     """The oldest piece of ``player``'s Cage, removed."""
     base = _CAGES + _QUEUE * player
@@ -224,14 +223,14 @@ def _pop_cage(pos, player):
     return piece
 
 
-@_inline
+@internal
 def _push_altar(pos, player, piece):
     n = pos[_ALTAR_N + player]
     pos[_ALTARS + _QUEUE * player + n] = piece
     pos[_ALTAR_N + player] = n + 1
 
 
-@_inline
+@internal
 def _pop_release(pos):
     """The first ``(owner, territory)`` of the release queue, removed: its owner."""
     owner = pos[_RELEASES]
@@ -242,7 +241,7 @@ def _pop_release(pos):
     return owner
 
 
-@_inline
+@internal
 def _mid_turn(pos):
     return pos[_CHAIN] != 0 or pos[_PASS_PENDING] != 0
 
@@ -264,7 +263,7 @@ def _has_synergy(pos, rules):
     return False
 
 
-@_inline
+@internal
 def _sacrificeable(pos, rules, square):
     code = pos[square]
     return code != 0 and _CONTROLLER[code] == pos[_ACTOR] and (rules[_SACRIFICE_RAM] or not _IS_RAM[code])
@@ -289,7 +288,7 @@ def _jumped_before(pos, square):
     return False
 
 
-@_inline
+@internal
 def _may_hop(pos, rules, over, land):
     """Whether the chain may jump ``over`` onto ``land`` (3.2), the dead-end test aside."""
     other = pos[over]
@@ -303,7 +302,7 @@ def _may_hop(pos, rules, over, land):
     return kind == HOSTILE
 
 
-@_inline
+@internal
 def _hops(pos, rules, out, first_only):
     """``CapitalsState._hops``: the hop actions of the chain into ``out``, their number; with
     ``first_only``, 1 as soon as there is one (``out`` untouched), else 0."""
@@ -343,7 +342,7 @@ def _continues_from_start(pos, rules, over):
     return False
 
 
-@_internal
+@internal
 def _legal(pos, rules, legal):
     """``CapitalsState._generate`` into ``legal``: the number of legal actions, ascending."""
     n = 0
@@ -363,7 +362,7 @@ def _legal(pos, rules, legal):
                 n += 1
         return n
     if pos[_CHAIN]:
-        n = _hops(pos, rules, legal, False)
+        n = _hops(pos, rules, legal, np.bool_(False))
         if pos[_CH_AT] != pos[_CH_START] or rules[_END_ON_START]:
             legal[n] = STOP_ID
             n += 1
@@ -429,13 +428,13 @@ def _legal(pos, rules, legal):
 # ----------------------------------------------------------------------------- playing an action
 
 
-@_inline
+@internal
 def _capture(scratch, owner):
     scratch[scratch[_CAPTURED_N]] = owner
     scratch[_CAPTURED_N] += 1
 
 
-@_inline
+@internal
 def _enter(pos, square, team, scratch):
     """``CapitalsState._entered`` for one square: note its Capital's player as entered if a unit
     of ``team`` arriving there eliminates them."""
@@ -450,7 +449,7 @@ def _enter(pos, square, team, scratch):
     scratch[_ENTERED_N] = entered + 1
 
 
-@_internal
+@internal
 def _apply(pos, rules, action, scratch):
     """``CapitalsState._apply``."""
     scratch[_CAPTURED_N] = scratch[_ENTERED_N] = scratch[_PASSED] = 0
@@ -529,7 +528,7 @@ def _jump(pos, rules, origin, landing, scratch):
     _leap(pos, rules, over, landing, scratch)
 
 
-@_internal
+@internal
 def _leap(pos, rules, over, landing, scratch):
     """``CapitalsState._leap``: jump ``over`` onto ``landing``; end the chain if it cannot go on."""
     other = pos[over]
@@ -551,11 +550,11 @@ def _leap(pos, rules, over, landing, scratch):
         if ram_attack:  # a Ram attack ends the chain (3.2, rule 2)
             _end_chain(pos, rules, scratch)
             return
-    if _hops(pos, rules, scratch, True) == 0:
+    if _hops(pos, rules, scratch, np.bool_(True)) == 0:
         _end_chain(pos, rules, scratch)
 
 
-@_internal
+@internal
 def _end_chain(pos, rules, scratch):
     pos[_CHAIN] = 0
     for i in range(pos[_CAPTURE_N]):
@@ -586,7 +585,7 @@ def _pass_turn(pos, rules, scratch):
     _resolve(pos, rules, scratch)
 
 
-@_internal
+@internal
 def _resolve(pos, rules, scratch):
     """``CapitalsState._resolve`` of what the main action noted in ``scratch``."""
     actor = pos[_ACTOR]
@@ -655,7 +654,7 @@ def _eliminate(pos, player):
                 pos[square] = code + 4 * (ally - player)
 
 
-@_inline
+@internal
 def _drop_unplaceable(pos):
     while pos[_RELEASE_N]:
         territory = pos[_RELEASES + 1]
@@ -665,7 +664,7 @@ def _drop_unplaceable(pos):
         pos[_REMOVED + _pop_release(pos)] += 1
 
 
-@_inline
+@internal
 def _place(pos, square):
     owner = _pop_release(pos)
     pos[square] = _code(owner, owner if not pos[_ELIMINATED + owner] else owner ^ 2)
@@ -680,7 +679,7 @@ def _release(pos, rules, square, scratch):
         _after_releases(pos, rules, scratch)
 
 
-@_internal
+@internal
 def _after_releases(pos, rules, scratch):
     """The Hunger sacrifice (5.2), then the next turn (section 2, step 4)."""
     actor = pos[_ACTOR]
@@ -714,7 +713,7 @@ def _sacrifice(pos, rules, square):
         _advance(pos, rules, passed)
 
 
-@_internal
+@internal
 def _advance(pos, rules, passed):
     """The next turn: the ally's extra turn after a pass-turn, else the next slot (section 2)."""
     pos[_TRANSFERS] = 0
@@ -744,7 +743,7 @@ def _advance(pos, rules, passed):
             return
 
 
-@_inline
+@internal
 def _check_end(pos):
     """``CapitalsState._check_end``: record a team's win (5.3); True when the game is over."""
     present0 = present1 = False
@@ -771,7 +770,7 @@ def _check_end(pos):
 # ----------------------------------------------------------------------------- games and rollouts
 
 
-@_internal
+@internal
 def _game_points(pos, rules, team):
     """``CapitalsState.game_points()[team]``."""
     winners = pos[_WINNERS]
@@ -838,7 +837,7 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores, te
 _evaluation = _inline(white_score)  # the engine's evaluation, compiled
 
 
-@_internal
+@internal
 def _white_score(pos, rules):
     """``evaluation.white_score`` of ``pos``: the sum ``evaluation.white_value`` squashes with ``tanh``."""
     altars0 = altars1 = 0
@@ -988,12 +987,12 @@ _JSON_FIELDS = np.array(
 )  # fmt: skip
 
 
-@_inline
+@internal
 def _word(out, at, i):
     return write_piece(out, at, _WORD_TEXT, _WORD_START, i)
 
 
-@_inline
+@internal
 def _numbers(out, at, pos, first, n, brackets):
     """``pos[first:first + n]`` as JSON numbers separated by commas, in brackets if asked."""
     if brackets:
