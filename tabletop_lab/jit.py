@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core.registry import CPUDispatcher
 
 from .streams import GOLDEN, MIX1, MIX2
 
@@ -155,11 +156,25 @@ def njit(function):
     return numba.njit(cache=True, nogil=True)(function)
 
 
+class _Internal(CPUDispatcher):
+    """A compiled function without wrappers for calls from Python (``internal``). Called from
+    Python it runs as Python (``py_func``): its compiled code has no entry for such a call."""
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+
 def internal(function):
-    """``njit`` for a function that only compiled code calls: numba then builds no wrappers to
-    call it from Python (a CPython and a C one for each signature), whose code it generates and
-    LLVM compiles at the first use on a machine, for nothing. Calling it from Python fails."""
-    return numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(function)
+    """``njit`` for a function that compiled code calls: numba then builds no wrappers to call
+    its compiled code from Python (a CPython and a C one for each signature), whose code it
+    generates and LLVM compiles at a first use on a machine (about 0.1 s a signature). Called
+    from Python (a kernel run as Python, ``.py_func``, as a test does), it runs as Python."""
+    if numba.config.DISABLE_JIT:
+        return function
+    options = {"nopython": True, "nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+    dispatcher = _Internal(py_func=function, locals={}, targetoptions=options)
+    dispatcher.enable_caching()
+    return dispatcher
 
 
 @internal

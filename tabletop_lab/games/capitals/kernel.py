@@ -71,6 +71,15 @@ from .turn import FRIENDLY, HOSTILE, Chain
 
 __all__ = ["KERNEL"]
 
+#: How the kernel's functions compile (first use on a machine): numba optimises and generates
+#: machine code for each compiled function with all it calls linked in, so every function costs a
+#: compile of its own and its callees' code again. The entries (``_random_games``, ``_rollout``,
+#: ``_tree_key``, ``_tree_search``) are ``njit``; the rules that several places call are
+#: ``jit.internal`` (no wrappers for calls from Python); a function called from one place (and
+#: the search's operations, ``_play``, ``_write_json``) is inlined into its caller at numba's IR
+#: level (``_inline``). Capitals' ``tabletop-lab compile`` from an empty cache: about 18 s of CPU
+#: with every function ``njit``, 11.5 s so (numba 0.68). Inlining everything small compiles more:
+#: numba compiles an inlined function again at each call site.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 # ----------------------------------------------------------------------------- the flat state
@@ -305,7 +314,8 @@ def _may_hop(pos, rules, over, land):
 @internal
 def _hops(pos, rules, out, first_only):
     """``CapitalsState._hops``: the hop actions of the chain into ``out``, their number; with
-    ``first_only``, 1 as soon as there is one (``out`` untouched), else 0."""
+    ``first_only``, 1 as soon as there is one (``out`` untouched), else 0. Callers pass
+    ``np.bool_(...)``, not a literal: numba compiles a callee again for each literal argument."""
     team = pos[_ACTOR] & 1
     at, start = pos[_CH_AT], pos[_CH_START]
     n = 0
