@@ -167,7 +167,7 @@ class _Internal(CPUDispatcher):
 def internal(function):
     """``njit`` for a function that compiled code calls: numba then builds no wrappers to call
     its compiled code from Python (a CPython and a C one for each signature), whose code it
-    generates and LLVM compiles at a first use on a machine (about 0.1 s a signature). Called
+    generates and LLVM compiles at a first use on a machine (some 0.05 s a signature). Called
     from Python (a kernel run as Python, ``.py_func``, as a test does), it runs as Python."""
     if numba.config.DISABLE_JIT:
         return function
