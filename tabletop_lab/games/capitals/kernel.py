@@ -78,7 +78,7 @@ __all__ = ["KERNEL"]
 #: ``jit.internal`` (no wrappers for calls from Python); a function called from one place (and
 #: the search's operations, ``_play``, ``_write_json``) is inlined into its caller at numba's IR
 #: level (``_inline``). Capitals' ``tabletop-lab compile`` from an empty cache: about 18 s of CPU
-#: with every function ``njit``, 11.5 s so (numba 0.68). Inlining everything small compiles more:
+#: with every function ``njit``, 12 s so (numba 0.68). Inlining everything small compiles more:
 #: numba compiles an inlined function again at each call site.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
