@@ -50,7 +50,7 @@ import numba
 import numpy as np
 
 from .core import State
-from .jit import copy_into, grown, grown_rows, njit
+from .jit import copy_into, grown, grown_rows, internal, njit
 from .kernels import playout_kernel
 
 #: How a game's entry takes ``uct_search``: inlined into it by numba, so that the game's operations
@@ -68,7 +68,7 @@ FALLBACK = -1  # uct_search's answer when the engine must search (and raise) its
 # ----------------------------------------------------------------------------- MT19937
 
 
-@njit
+@internal
 def _genrand_uint32(mt):
     """CPython's ``genrand_uint32`` on ``mt`` (int64[625]: the 624 words, then the index)."""
     i = mt[_N]
@@ -86,7 +86,7 @@ def _genrand_uint32(mt):
     return y & _MASK32
 
 
-@njit
+@internal
 def _randbelow(mt, n):
     """``random.Random._randbelow_with_getrandbits(n)`` for ``1 <= n < 2**32``."""
     k = 0
@@ -121,7 +121,7 @@ def mt_into_random(rng: random.Random, mt: np.ndarray) -> None:
 # ----------------------------------------------------------------------------- the search
 
 
-@njit
+@internal
 def _hash(state, width):
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(width):
@@ -130,7 +130,7 @@ def _hash(state, width):
     return np.int64(h >> np.uint64(1))
 
 
-@njit
+@internal
 def _same_key(a, b, width):
     for i in range(width):
         if a[i] != b[i]:
@@ -138,7 +138,7 @@ def _same_key(a, b, width):
     return True
 
 
-@njit
+@internal
 def _lookup(table, states, state, key_width):
     """(table slot, node) of ``state``'s key; node -1 (and the free slot) when not there."""
     mask = table.shape[0] - 1
@@ -150,7 +150,7 @@ def _lookup(table, states, state, key_width):
     return h, -1
 
 
-@njit
+@internal
 def _rehashed(table, states, nodes, key_width):
     bigger = np.full(2 * table.shape[0], -1, np.int64)
     for node in range(nodes):
@@ -159,7 +159,7 @@ def _rehashed(table, states, nodes, key_width):
     return bigger
 
 
-@njit
+@internal
 def _add_actions(node, legal, m, slot, first, n_legal, action, mt):
     """Give node ``node`` its ``m`` legal actions (``legal``), shuffled by ``mt`` as
     ``MCTSAgent._node`` does, stored last first from ``slot``: popping the end of the shuffled
@@ -171,7 +171,7 @@ def _add_actions(node, legal, m, slot, first, n_legal, action, mt):
     n_legal[node] = m
 
 
-@njit
+@internal
 def _uct_slot(edge_visits, total, first, k, visits, c):
     """``mcts._uct_edge``: the slot of the edge maximising mean + c sqrt(ln N / n) among the
     ``k`` from ``first``, the first best; an unvisited one (made earlier in this simulation,
@@ -192,7 +192,7 @@ def _uct_slot(edge_visits, total, first, k, visits, c):
     return slot
 
 
-@njit
+@internal
 def _back_up(values, depth, path_nodes, path_slots, visits, edge_visits, total, player_of, paranoid, root_player, team):
     """Count the simulation at every node of the path and add each chooser's reward to its edge."""
     for i in range(depth + 1):

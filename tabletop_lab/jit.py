@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core.registry import CPUDispatcher
 
 from .streams import GOLDEN, MIX1, MIX2
 
@@ -136,6 +137,7 @@ def is_compiled(game_name: str) -> bool:
 
 __all__ = [
     "njit",
+    "internal",
     "next_draw",
     "choice_index",
     "write_decimal",
@@ -159,7 +161,28 @@ def njit(function):
     return numba.njit(cache=True, nogil=True)(function)
 
 
-@njit
+class _Internal(CPUDispatcher):
+    """A compiled function without wrappers for calls from Python (``internal``). Called from
+    Python it runs as Python (``py_func``): its compiled code has no entry for such a call."""
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+
+def internal(function):
+    """``njit`` for a function that compiled code calls: numba then builds no wrappers to call
+    its compiled code from Python (a CPython and a C one for each signature), whose code it
+    generates and LLVM compiles at a first use on a machine (some 0.05 s a signature). Called
+    from Python (a kernel run as Python, ``.py_func``, as a test does), it runs as Python."""
+    if numba.config.DISABLE_JIT:
+        return function
+    options = {"nopython": True, "nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+    dispatcher = _Internal(py_func=function, locals={}, targetoptions=options)
+    dispatcher.enable_caching()
+    return dispatcher
+
+
+@internal
 def next_draw(state):
     """``(state, draw)``: see ``tabletop_lab.streams.next_draw``; ``state`` is a ``np.uint64``."""
     state = state + _GOLDEN
@@ -168,13 +191,13 @@ def next_draw(state):
     return state, z ^ (z >> _S31)
 
 
-@njit
+@internal
 def choice_index(draw, n):
     """See ``tabletop_lab.streams.choice_index``; returns an int64."""
     return np.int64(((draw >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit
+@internal
 def write_decimal(out, at, value):
     """``value`` (>= 0) in decimal ASCII at ``out[at]``; the position after it. Kernels write their
     final positions' text with it (numbers of up to 19 digits: 10**19 overflows int64)."""
@@ -195,7 +218,7 @@ def text_pieces(pieces) -> tuple[np.ndarray, np.ndarray]:
     return data, np.cumsum([0, *map(len, pieces)]).astype(np.int64)
 
 
-@njit
+@internal
 def write_piece(out, at, data, starts, piece):
     """Piece number ``piece`` of ``text_pieces``'s ``(data, starts)`` at ``out[at]``; the position
     after it. Every kernel that writes canonical JSON writes its fixed text with this."""
@@ -205,7 +228,7 @@ def write_piece(out, at, data, starts, piece):
     return at
 
 
-@njit
+@internal
 def copy_into(target, source):
     """``target[: len(source)] = source`` for 1-D arrays, as a loop. Kernels copy arrays with it,
     never by assigning an array to a slice: numba compiles that assignment with its broadcasting
@@ -215,7 +238,7 @@ def copy_into(target, source):
         target[i] = source[i]
 
 
-@njit
+@internal
 def grown(a):
     """``a`` copied into an array twice as long (the rest uninitialised): a growing buffer."""
     bigger = np.empty(2 * a.shape[0], a.dtype)
@@ -223,7 +246,7 @@ def grown(a):
     return bigger
 
 
-@njit
+@internal
 def grown_rows(a):
     """``a`` copied into an array with twice as many rows (the rest uninitialised)."""
     bigger = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)

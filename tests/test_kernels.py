@@ -201,3 +201,33 @@ def test_caches_are_forgotten_when_code_compiled_into_them_changes(tmp_path):
     kernel.with_name("rules.py").write_text("B = 3\n")  # a game's rules: its constants
     assert forget_stale_caches(package, str(elsewhere))
     assert not any(path.exists() for path in caches)
+
+
+def test_an_internal_function_has_no_python_wrapper_and_runs_as_python_from_python(monkeypatch, tmp_path):
+    """``jit.internal``: compiled for its compiled callers without the wrapper that calls its
+    machine code from Python (first-use compile time), and called from Python it runs its Python
+    function (a kernel run as Python, ``.py_func``), not machine code without an entry."""
+    from fractions import Fraction
+
+    import numba
+
+    from tabletop_lab.jit import internal, njit
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))  # this test's functions cache there
+
+    @internal
+    def twice(x):
+        return 2 * x
+
+    @njit
+    def caller(x):
+        return twice(x) + 1
+
+    assert caller(np.int64(3)) == 7
+    (signature,) = twice.signatures
+    assert str(signature[0]) == "int64"
+    compiled, entry = twice.overloads[signature], caller.overloads[caller.signatures[0]]
+    assert compiled.fndesc.llvm_cpython_wrapper_name not in compiled.library.get_llvm_str()
+    assert entry.fndesc.llvm_cpython_wrapper_name in entry.library.get_llvm_str()
+    assert twice(3) == 6 and twice(Fraction(1, 3)) == Fraction(2, 3)  # Python's: numba compiles no Fraction
+    assert twice.signatures == [signature]

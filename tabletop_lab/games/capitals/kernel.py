@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from ...compiled_search import uct_search
 from ...core import canonical_json
-from ...jit import choice_index, copy_into, next_draw, njit, text_pieces, write_decimal, write_piece
+from ...jit import choice_index, copy_into, internal, next_draw, njit, text_pieces, write_decimal, write_piece
 from ...kernels import CUT, FINISHED, RULE_CAP, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
 from .evaluation import NEAR_CAPITAL, white_score
 from .geometry import (
@@ -69,6 +70,17 @@ from .rules import CapitalsGame, CapitalsState
 from .turn import FRIENDLY, HOSTILE, Chain
 
 __all__ = ["KERNEL"]
+
+#: How the kernel's functions compile (first use on a machine): numba optimises and generates
+#: machine code for each compiled function with all it calls linked in, so every function costs a
+#: compile of its own and its callees' code again. The entries (``_random_games``, ``_rollout``,
+#: ``_tree_key``, ``_tree_search``) are ``njit``; the rules that several places call are
+#: ``jit.internal`` (no wrappers for calls from Python); a function called from one place (and
+#: the search's operations, ``_play``, ``_write_json``) is inlined into its caller at numba's IR
+#: level (``_inline``). Capitals' ``tabletop-lab compile`` from an empty cache: about 18 s of CPU
+#: with every function ``njit``, 12 s so (numba 0.68). Inlining everything small compiles more:
+#: numba compiles an inlined function again at each call site.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 # ----------------------------------------------------------------------------- the flat state
 
@@ -196,19 +208,19 @@ _SCRATCH = 48
 # ----------------------------------------------------------------------------- small helpers
 
 
-@njit
+@internal
 def _code(owner, controller):
     return 1 + owner + 4 * controller
 
 
-@njit
+@internal
 def _push_cage(pos, player, piece):
     n = pos[_CAGE_N + player]
     pos[_CAGES + _QUEUE * player + n] = piece
     pos[_CAGE_N + player] = n + 1
 
 
-@njit
+@internal
 def _pop_cage(pos, player):
     """The oldest piece of ``player``'s Cage, removed."""
     base = _CAGES + _QUEUE * player
@@ -220,14 +232,14 @@ def _pop_cage(pos, player):
     return piece
 
 
-@njit
+@internal
 def _push_altar(pos, player, piece):
     n = pos[_ALTAR_N + player]
     pos[_ALTARS + _QUEUE * player + n] = piece
     pos[_ALTAR_N + player] = n + 1
 
 
-@njit
+@internal
 def _pop_release(pos):
     """The first ``(owner, territory)`` of the release queue, removed: its owner."""
     owner = pos[_RELEASES]
@@ -238,12 +250,12 @@ def _pop_release(pos):
     return owner
 
 
-@njit
+@internal
 def _mid_turn(pos):
     return pos[_CHAIN] != 0 or pos[_PASS_PENDING] != 0
 
 
-@njit
+@_inline
 def _has_synergy(pos, rules):
     actor = pos[_ACTOR]
     ally = actor ^ 2
@@ -260,13 +272,13 @@ def _has_synergy(pos, rules):
     return False
 
 
-@njit
+@internal
 def _sacrificeable(pos, rules, square):
     code = pos[square]
     return code != 0 and _CONTROLLER[code] == pos[_ACTOR] and (rules[_SACRIFICE_RAM] or not _IS_RAM[code])
 
 
-@njit
+@_inline
 def _any_sacrificeable(pos, rules):
     for square in range(64):
         if _sacrificeable(pos, rules, square):
@@ -277,7 +289,7 @@ def _any_sacrificeable(pos, rules):
 # ----------------------------------------------------------------------------- legal actions
 
 
-@njit
+@_inline
 def _jumped_before(pos, square):
     for i in range(pos[_CH_N]):
         if pos[_JUMPED + i] == square:
@@ -285,7 +297,7 @@ def _jumped_before(pos, square):
     return False
 
 
-@njit
+@internal
 def _may_hop(pos, rules, over, land):
     """Whether the chain may jump ``over`` onto ``land`` (3.2), the dead-end test aside."""
     other = pos[over]
@@ -299,10 +311,11 @@ def _may_hop(pos, rules, over, land):
     return kind == HOSTILE
 
 
-@njit
+@internal
 def _hops(pos, rules, out, first_only):
     """``CapitalsState._hops``: the hop actions of the chain into ``out``, their number; with
-    ``first_only``, 1 as soon as there is one (``out`` untouched), else 0."""
+    ``first_only``, 1 as soon as there is one (``out`` untouched), else 0. Callers pass
+    ``np.bool_(...)``, not a literal: numba compiles a callee again for each literal argument."""
     team = pos[_ACTOR] & 1
     at, start = pos[_CH_AT], pos[_CH_START]
     n = 0
@@ -321,7 +334,7 @@ def _hops(pos, rules, out, first_only):
     return n
 
 
-@njit
+@_inline
 def _continues_from_start(pos, rules, over):
     """``CapitalsState._continues_from_start``, on a copy (a rare case: a hop back to the start)."""
     trial = pos.copy()
@@ -339,7 +352,7 @@ def _continues_from_start(pos, rules, over):
     return False
 
 
-@njit
+@internal
 def _legal(pos, rules, legal):
     """``CapitalsState._generate`` into ``legal``: the number of legal actions, ascending."""
     n = 0
@@ -359,7 +372,7 @@ def _legal(pos, rules, legal):
                 n += 1
         return n
     if pos[_CHAIN]:
-        n = _hops(pos, rules, legal, False)
+        n = _hops(pos, rules, legal, np.bool_(False))
         if pos[_CH_AT] != pos[_CH_START] or rules[_END_ON_START]:
             legal[n] = STOP_ID
             n += 1
@@ -425,13 +438,13 @@ def _legal(pos, rules, legal):
 # ----------------------------------------------------------------------------- playing an action
 
 
-@njit
+@internal
 def _capture(scratch, owner):
     scratch[scratch[_CAPTURED_N]] = owner
     scratch[_CAPTURED_N] += 1
 
 
-@njit
+@internal
 def _enter(pos, square, team, scratch):
     """``CapitalsState._entered`` for one square: note its Capital's player as entered if a unit
     of ``team`` arriving there eliminates them."""
@@ -446,7 +459,7 @@ def _enter(pos, square, team, scratch):
     scratch[_ENTERED_N] = entered + 1
 
 
-@njit
+@internal
 def _apply(pos, rules, action, scratch):
     """``CapitalsState._apply``."""
     scratch[_CAPTURED_N] = scratch[_ENTERED_N] = scratch[_PASSED] = 0
@@ -476,7 +489,7 @@ def _apply(pos, rules, action, scratch):
         _release(pos, rules, target, scratch)
 
 
-@njit
+@_inline
 def _step(pos, rules, origin, target, scratch):
     code, other = pos[origin], pos[target]
     pos[origin] = 0
@@ -487,7 +500,7 @@ def _step(pos, rules, origin, target, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _dismantle(pos, rules, ram, target, scratch):
     code = pos[ram]
     top = _TOP[code]
@@ -501,7 +514,7 @@ def _dismantle(pos, rules, ram, target, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _jump(pos, rules, origin, landing, scratch):
     code = pos[origin]
     over = _JUMPED_OVER[64 * origin + landing]
@@ -525,7 +538,7 @@ def _jump(pos, rules, origin, landing, scratch):
     _leap(pos, rules, over, landing, scratch)
 
 
-@njit
+@internal
 def _leap(pos, rules, over, landing, scratch):
     """``CapitalsState._leap``: jump ``over`` onto ``landing``; end the chain if it cannot go on."""
     other = pos[over]
@@ -547,11 +560,11 @@ def _leap(pos, rules, over, landing, scratch):
         if ram_attack:  # a Ram attack ends the chain (3.2, rule 2)
             _end_chain(pos, rules, scratch)
             return
-    if _hops(pos, rules, scratch, True) == 0:
+    if _hops(pos, rules, scratch, np.bool_(True)) == 0:
         _end_chain(pos, rules, scratch)
 
 
-@njit
+@internal
 def _end_chain(pos, rules, scratch):
     pos[_CHAIN] = 0
     for i in range(pos[_CAPTURE_N]):
@@ -569,7 +582,7 @@ def _end_chain(pos, rules, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _pass_turn(pos, rules, scratch):
     actor = pos[_ACTOR]
     piece = _pop_cage(pos, actor)
@@ -582,7 +595,7 @@ def _pass_turn(pos, rules, scratch):
     _resolve(pos, rules, scratch)
 
 
-@njit
+@internal
 def _resolve(pos, rules, scratch):
     """``CapitalsState._resolve`` of what the main action noted in ``scratch``."""
     actor = pos[_ACTOR]
@@ -635,7 +648,7 @@ def _resolve(pos, rules, scratch):
     _after_releases(pos, rules, scratch)
 
 
-@njit
+@_inline
 def _eliminate(pos, player):
     """Clear ``player``'s Territory of their units; hand the rest to the ally (5.1, steps 1-2)."""
     ally = player ^ 2
@@ -651,7 +664,7 @@ def _eliminate(pos, player):
                 pos[square] = code + 4 * (ally - player)
 
 
-@njit
+@internal
 def _drop_unplaceable(pos):
     while pos[_RELEASE_N]:
         territory = pos[_RELEASES + 1]
@@ -661,13 +674,13 @@ def _drop_unplaceable(pos):
         pos[_REMOVED + _pop_release(pos)] += 1
 
 
-@njit
+@internal
 def _place(pos, square):
     owner = _pop_release(pos)
     pos[square] = _code(owner, owner if not pos[_ELIMINATED + owner] else owner ^ 2)
 
 
-@njit
+@_inline
 def _release(pos, rules, square, scratch):
     _place(pos, square)
     _drop_unplaceable(pos)
@@ -676,7 +689,7 @@ def _release(pos, rules, square, scratch):
         _after_releases(pos, rules, scratch)
 
 
-@njit
+@internal
 def _after_releases(pos, rules, scratch):
     """The Hunger sacrifice (5.2), then the next turn (section 2, step 4)."""
     actor = pos[_ACTOR]
@@ -692,7 +705,7 @@ def _after_releases(pos, rules, scratch):
     _advance(pos, rules, passed)
 
 
-@njit
+@_inline
 def _sacrifice(pos, rules, square):
     code = pos[square]
     actor = pos[_ACTOR]
@@ -710,7 +723,7 @@ def _sacrifice(pos, rules, square):
         _advance(pos, rules, passed)
 
 
-@njit
+@internal
 def _advance(pos, rules, passed):
     """The next turn: the ally's extra turn after a pass-turn, else the next slot (section 2)."""
     pos[_TRANSFERS] = 0
@@ -740,7 +753,7 @@ def _advance(pos, rules, passed):
             return
 
 
-@njit
+@internal
 def _check_end(pos):
     """``CapitalsState._check_end``: record a team's win (5.3); True when the game is over."""
     present0 = present1 = False
@@ -767,7 +780,7 @@ def _check_end(pos):
 # ----------------------------------------------------------------------------- games and rollouts
 
 
-@njit
+@internal
 def _game_points(pos, rules, team):
     """``CapitalsState.game_points()[team]``."""
     winners = pos[_WINNERS]
@@ -784,7 +797,7 @@ def _game_points(pos, rules, team):
     return points
 
 
-@njit
+@_inline
 def _play(pos, rules, streams, budget, legal, scratch, record):
     """Random actions on ``pos`` until the end or ``budget`` actions, the actor drawing from
     ``streams[actor]`` (updated); each action and the number of legal actions before it go to
@@ -831,16 +844,17 @@ def _random_games(start, rules, streams, max_actions, finals, counts, scores, te
         counts[g, 3] = 0 if _mid_turn(pos) else _write_json(pos, text[g])
 
 
-_evaluation = njit(white_score)  # the engine's evaluation, compiled
+_evaluation = _inline(white_score)  # the engine's evaluation, compiled
 
 
-@njit
+@internal
 def _white_score(pos, rules):
     """``evaluation.white_score`` of ``pos``: the sum ``evaluation.white_value`` squashes with ``tanh``."""
     altars0 = altars1 = 0
     if not rules[_WINNER_ONLY]:
-        altars0 = _game_points(pos, rules, 0)
-        altars1 = _game_points(pos, rules, 1)
+        white = np.int64(0)  # not literal ints: numba compiles a callee again for each literal argument
+        altars0 = _game_points(pos, rules, white)
+        altars1 = _game_points(pos, rules, white + 1)
     cages = pos[_CAGE_N : _CAGE_N + 4]
     eliminated = pos[_ELIMINATED : _ELIMINATED + 4]
     return _evaluation(pos, cages, eliminated, altars0, altars1, _IS_RAM, _TEAM, _NEAR_CAPITAL, _NEAR_CAPITAL_N)
@@ -875,17 +889,17 @@ def _rollout(pos, rules, budget, stream):
 
 _KEY_SEGMENTS = ((0, _WINNERS), (_CAGE_N, _CAPTURE_N), (_JUMPED, _CAPTURES))
 _KEY_WIDTH = sum(end - start for start, end in _KEY_SEGMENTS)
+#: Where each entry of the key comes from in the state (one loop, where three copies of fixed
+#: lengths made LLVM unroll and vectorise each, some 2,000 lines of code to compile).
+_KEY_SOURCE = np.concatenate([np.arange(start, end) for start, end in _KEY_SEGMENTS]).astype(np.int64)
 
 
 @njit
 def _tree_key(tree):
     """Write the key of ``tree``'s state into its first ``_KEY_WIDTH`` entries."""
     pos = tree[_KEY_WIDTH:]
-    k = 0
-    for start, end in ((0, _WINNERS), (_CAGE_N, _CAPTURE_N), (_JUMPED, _CAPTURES)):
-        for i in range(start, end):
-            tree[k] = pos[i]
-            k += 1
+    for k in range(_KEY_WIDTH):
+        tree[k] = pos[_KEY_SOURCE[k]]
     at = _WINNERS  # where (_CAGE_N, ...) begins in the key
     for player in range(4):
         for i in range(pos[_CAGE_N + player], _QUEUE):
@@ -904,7 +918,7 @@ def _tree_key(tree):
         tree[at + _CHAIN_ROOM + i] = 0
 
 
-@njit
+@_inline
 def _tree_legal(tree, rules, out):
     pos = tree[_KEY_WIDTH:]
     if pos[_WINNERS] >= 0:
@@ -912,20 +926,20 @@ def _tree_legal(tree, rules, out):
     return _legal(pos, rules[0], out)
 
 
-@njit
+@_inline
 def _tree_apply(tree, action, rules):
     _apply(tree[_KEY_WIDTH:], rules[0], action, rules[1])
     _tree_key(tree)
     return 0
 
 
-@njit
+@_inline
 def _tree_player(tree, rules):
     pos = tree[_KEY_WIDTH:]
     return -4 if pos[_WINNERS] >= 0 else pos[_ACTOR]  # TERMINAL
 
 
-@njit
+@_inline
 def _tree_rollout(tree, budget, stream, rules, values):
     """``CapitalsKernel.rollout``: returns at the end, else ``tanh`` of White's evaluation."""
     pos = tree[_KEY_WIDTH:]
@@ -983,12 +997,12 @@ _JSON_FIELDS = np.array(
 )  # fmt: skip
 
 
-@njit
+@internal
 def _word(out, at, i):
     return write_piece(out, at, _WORD_TEXT, _WORD_START, i)
 
 
-@njit
+@internal
 def _numbers(out, at, pos, first, n, brackets):
     """``pos[first:first + n]`` as JSON numbers separated by commas, in brackets if asked."""
     if brackets:
@@ -1005,11 +1019,11 @@ def _numbers(out, at, pos, first, n, brackets):
     return at
 
 
-@njit
+@_inline
 def _write_json(pos, out):
     """``CapitalsState.to_json()`` of ``pos`` (a position: no turn in progress) as ASCII in
     ``out``; its length."""
-    at = 0
+    at = np.int64(0)  # not literal: write_piece would compile again for it
     for field in range(len(_JSON_FIELDS)):
         at = _word(out, at, field)
         kind, first, entries = _JSON_FIELDS[field, 0], _JSON_FIELDS[field, 1], _JSON_FIELDS[field, 2]
@@ -1055,7 +1069,7 @@ def _write_json(pos, out):
                 out[at] = _COMMA
                 at = write_decimal(out, at + 1, _CONTROLLER[code])
                 out[at] = _COMMA
-                at = write_decimal(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, _NULL)
+                at = write_decimal(out, at + 1, _TOP[code]) if _IS_RAM[code] else _word(out, at + 1, np.int64(_NULL))
                 out[at] = _CLOSE
                 at += 1
     return _word(out, at, len(_JSON_FIELDS))
