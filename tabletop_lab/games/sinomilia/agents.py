@@ -6,6 +6,9 @@ and bluffs with moon chips at the rate ``bluff``. ``change=False`` and ``moon=Fa
 moves away (for studies of what they are worth): the agent then never changes its card, or plays
 every chip sun side up. ``AGENTS`` registers it for Sinomilia: ``make_agent("sinomilia_heuristic",
 game=game)``, the seat pickers and ``simulate("sinomilia", ["sinomilia_heuristic", "ismcts"])``.
+
+``SinomiliaExpert`` (``"expert"``) is the strongest player measured: information-set MCTS with
+the budget that beat the heuristic (``tabletop_lab.agents.expert``).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from __future__ import annotations
 import math
 
 from ...agents import Agent
+from ...agents.expert import hidden_expert_class
 from ...core import Game, State
 
-__all__ = ["AGENTS", "HeuristicAgent"]
+__all__ = ["AGENTS", "HeuristicAgent", "SinomiliaExpert"]
 
 #: The card the agent likes to set: the table most often ends with a few chips on it.
 PREFERRED_CARD = 4
@@ -77,5 +81,8 @@ class HeuristicAgent(Agent):
         return "pass"
 
 
+#: The settings that measured strongest (CHANGELOG, issue 22).
+SinomiliaExpert = hidden_expert_class("sinomilia", "Sinomilia", iterations=4000, module=__name__)
+
 #: Sinomilia's own agents, by registry name (``Game.part("agents")``).
-AGENTS: dict[str, type[Agent]] = {HeuristicAgent.name: HeuristicAgent}
+AGENTS: dict[str, type[Agent]] = {HeuristicAgent.name: HeuristicAgent, "expert": SinomiliaExpert}
