@@ -154,7 +154,11 @@ def hidden_expert_class(game_name: str, title: str, iterations: int, c: float | 
         )
 
         def __init__(
-            self, seed: int | None = None, iterations: int = iterations, seconds: float | None = None, c: float | None = c
+            self,
+            seed: int | None = None,
+            iterations: int = iterations,
+            seconds: float | None = None,
+            c: float | None = c,
         ):
             super().__init__(seed, iterations=iterations, seconds=seconds, c=c)
 

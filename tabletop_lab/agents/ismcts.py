@@ -53,9 +53,7 @@ class ISMCTSAgent(Agent):
     ):
         super().__init__(seed)
         owner = type(self).__name__  # a subclass (an expert) names itself in errors
-        check_number(
-            owner, "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
-        )
+        check_number(owner, "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS)
         if seconds is not None:
             check_number(owner, "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
