@@ -6,8 +6,9 @@ A game registers its expert in its own ``agents.py`` (``Game.part("agents")``) w
 game=game)`` and ``agents_for(game)`` then find it, and so do the seat pickers.
 
 For games of perfect information the expert is ``MCTSAgent``'s compiled UCT search with a game's
-own exploration constant and, where random rollouts mislead (Sinoda), an evaluation cut-off
-(``horizon``). Its budget is ``iterations`` (reproducible: the same choices from the same seed
+own exploration constant and evaluation cut-off (``rollout``: random rollouts mislead the search
+in Sinoda, and cost time for little in Sygo and Capitals); for games of hidden information,
+``ISMCTSAgent`` (``hidden_expert_class``). Its budget is ``iterations`` (reproducible: the same choices from the same seed
 and budget); with ``seconds`` it times a short compiled probe search, then searches afresh with
 as many simulations as the rest of the time allows at the rate the probe measured (a choice that
 depends on the machine's speed and load, so not reproducible).
@@ -26,15 +27,27 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
-from ..kernels import playout_kernel
+from ..kernels import compiling_in_background, playout_kernel
 from .base import MAX_ITERATIONS, Agent
 from .ismcts import ISMCTSAgent
 from .mcts import DEFAULT_C, MCTSAgent, _Node
 
-__all__ = ["ExpertAgent", "HiddenExpertAgent", "expert_class", "hidden_expert_class", "PROBE_ITERATIONS", "TIME_SHARE"]
+__all__ = [
+    "ExpertAgent",
+    "HiddenExpertAgent",
+    "expert_class",
+    "hidden_expert_class",
+    "PROBE_ITERATIONS",
+    "TIME_SHARE",
+    "WAITING_SECONDS",
+]
 
 #: Simulations of the probe search that measures the rate for a ``seconds`` budget.
 PROBE_ITERATIONS = 64
+#: The longest a move of an ``iterations`` budget may take while the game's kernel compiles in the
+#: background for a board (``kernels.ready_kernels_only``): it searches in Python meanwhile, some
+#: ten to a hundred times slower, so it stops at this time instead of blocking the board.
+WAITING_SECONDS = 2.0
 #: The share of the remaining time the main search plans to use: a search's rate falls a little as
 #: its tree grows, so planning on all of it would overrun.
 TIME_SHARE = 0.7
@@ -54,7 +67,14 @@ class ExpertAgent(MCTSAgent):
         return super().unsupported_reason(game)
 
     def _search(self, root_state: State, summarise: Callable[[_Node], Any]) -> Any:
-        if self.seconds is None or playout_kernel(root_state.game) is None:
+        game = root_state.game
+        if self.seconds is None and playout_kernel(game) is None and compiling_in_background(game):
+            self.seconds = WAITING_SECONDS  # a board waits for no compiler: a Python search for this long
+            try:
+                return super()._search(root_state, summarise)
+            finally:
+                self.seconds = None
+        if self.seconds is None or playout_kernel(game) is None:
             return super()._search(root_state, summarise)  # iterations; or Python until the deadline
         from ..compiled_search import search_root  # numba is loaded on first use only
 

@@ -112,6 +112,25 @@ def test_a_time_budget_is_an_upper_bound_in_python_too():
         use_kernels(previous)
 
 
+def test_a_board_waits_for_no_compiler(monkeypatch):
+    """While a board's kernel compiles in the background the expert searches in Python, which
+    would take minutes for a large budget: it stops at ``WAITING_SECONDS`` instead."""
+    import tabletop_lab.agents.expert as expert_module
+
+    state = position("sinoda", {}, 4)
+    monkeypatch.setattr(expert_module, "playout_kernel", lambda game: None)
+    monkeypatch.setattr(expert_module, "compiling_in_background", lambda game: True)
+    agent = make_agent(f"expert:iterations={MAX_ITERATIONS}", seed=0, game=state.game)
+    previous = use_kernels(False)  # the search below runs in Python, as it does on such a board
+    try:
+        start = time.perf_counter()
+        assert agent.choose_action(state) in state.legal_actions()
+        assert time.perf_counter() - start < expert_module.WAITING_SECONDS + 5.0
+    finally:
+        use_kernels(previous)
+    assert agent.seconds is None and agent.settings()["iterations"] == MAX_ITERATIONS  # its budget is kept
+
+
 BAD_SETTINGS = [
     ("iterations=0", "iterations must be an integer >= 1 and <= 1000000"),
     (f"iterations={MAX_ITERATIONS + 1}", "iterations must be an integer >= 1"),
