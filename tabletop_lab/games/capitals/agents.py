@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ...agents import Agent
-from ...agents.expert import expert_class
+from ...agents import Agent, expert_class
 
 __all__ = ["AGENTS", "CapitalsExpert"]
 

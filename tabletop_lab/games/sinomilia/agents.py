@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ...agents import Agent
-from ...agents.expert import hidden_expert_class
+from ...agents import Agent, hidden_expert_class
 from ...core import Game, State
 
 __all__ = ["AGENTS", "HeuristicAgent", "SinomiliaExpert"]
