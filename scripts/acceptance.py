@@ -68,14 +68,15 @@ def main(argv: list[str] | None = None) -> int:
             result = head_to_head(game, args.expert, rival, args.games, seed=args.seed, workers=args.workers)
             seconds = time.perf_counter() - start
             passed = result["rate"] >= target and result["ci_low"] > low_target
+            verdict = "pass" if passed else "FAIL" if result["ci_high"] < target else "undecided: more games"
             rows.append(
                 {"setup": name, "expert": expert.label, "rival": make_agent(rival, game=game).label, **result,
-                 "target": target, "low_target": low_target, "passed": passed, "seconds": round(seconds, 1),
+                 "target": target, "low_target": low_target, "passed": passed, "verdict": verdict, "seconds": round(seconds, 1),
                  "command": command, "options": repr(options)}
             )  # fmt: skip
             print(
                 f"{name}: {expert.label} vs {rival}: {result['rate']:.3f} [{result['ci_low']:.3f}, "
-                f"{result['ci_high']:.3f}] of {result['n']} ({'pass' if passed else 'FAIL'}; {seconds:.0f} s)",
+                f"{result['ci_high']:.3f}] of {result['n']} ({verdict}; {seconds:.0f} s)",
                 flush=True,
             )
         _save(game_name, name, pd.DataFrame(rows))
