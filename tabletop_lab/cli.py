@@ -100,7 +100,9 @@ def _ladder(args: argparse.Namespace) -> int:
         "study": "ladder", "command": command, "game": game.name, "options": dict(game.options), "rungs": rungs,
         "n_games": args.games, "seed": args.seed,
     }  # fmt: skip
-    print(f"{game.info.title} ladder: {' < '.join(rungs)}; {args.games} games a rung, seed {args.seed}")
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(_options(args.option).items()))
+    where = f" ({shown})" if shown else ""
+    print(f"{game.info.title}{where} ladder: {' < '.join(rungs)}; {args.games} games a rung, seed {args.seed}")
 
     def run() -> pd.DataFrame:
         return ladder(game, args.games, args.levels, args.budget, args.seed, args.workers, not args.no_progress)

@@ -79,7 +79,10 @@ def test_the_command_prints_the_ladder_and_saves_it_with_the_command(tmp_path, m
             "--budget", "20", "--no-progress"]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "Sinoda ladder: random < greedy < expert:iterations=20" in out and "level 1: greedy vs random" in out
+    assert (
+        "Sinoda (players=4, teams=pairs) ladder: random < greedy < expert:iterations=20" in out
+        and "level 1: greedy vs random" in out
+    )
     saved = read_study(tmp_path / "sinoda" / "ladder_expert_players=4_teams=pairs.parquet")
     key = saved.attrs["study_key"]["study"]
     assert key["command"] == "tabletop-lab " + " ".join(argv)
