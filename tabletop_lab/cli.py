@@ -1,10 +1,11 @@
-"""The ``tabletop-lab`` command: simulate, bench, compile, games, serve and notebooks.
+"""The ``tabletop-lab`` command: simulate, ladder, bench, compile, games, serve and notebooks.
 
 ::
 
     tabletop-lab games
     tabletop-lab simulate cross_endodoi --agents random,mcts:iterations=200,c=1.4 --games 200 \\
         --seed 1 --workers 2 --option seeds_per_hole=6 --out results.parquet
+    tabletop-lab ladder sygo --option size=9 --games 40 --workers 2
     tabletop-lab bench --game cross_endodoi --seconds 3
     tabletop-lab bench --game sygo --option size=9
     tabletop-lab compile
@@ -43,6 +44,7 @@ _SEATS = ("fixed", "rotate", "random")
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = _parser().parse_args(argv)
+    args.argv = None if argv is None else list(argv)
     try:
         return args.command(args)
     except ValueError as exc:
@@ -84,6 +86,56 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
     return 130 if df.attrs["interrupted"] else 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    """Levels of play (``sim.ladder``), printed, and saved with the command under ``data/<game>/``."""
+    game = load_game(args.game, **_options(args.option))
+    from .data import data_path, load_or_run  # pandas loads only here
+    from .sim.ladder import ladder, ladder_levels
+
+    rungs = ladder_levels(game, args.levels, args.budget)  # bad settings fail before any game
+    command = "tabletop-lab " + " ".join(sys.argv[1:] if args.argv is None else args.argv)
+    study = {
+        "study": "ladder", "command": command, "game": game.name, "options": dict(game.options), "rungs": rungs,
+        "n_games": args.games, "seed": args.seed,
+    }  # fmt: skip
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(_options(args.option).items()))
+    where = f" ({shown})" if shown else ""
+    print(f"{game.info.title}{where} ladder: {' < '.join(rungs)}; {args.games} games a rung, seed {args.seed}")
+
+    def run() -> pd.DataFrame:
+        return ladder(game, args.games, args.levels, args.budget, args.seed, args.workers, not args.no_progress)
+
+    if args.no_save:
+        df = run()
+    else:
+        path = data_path(game.name, f"ladder_expert{_options_tag(game)}.parquet")
+        df = load_or_run(path, run, study=study, rerun=True)
+        df.attrs.setdefault("study_key", {})
+    print(_ladder_text(df))
+    if not args.no_save:
+        print(f"saved to {path} (with the command and the rungs' budgets)")
+    return 0
+
+
+def _options_tag(game: Game) -> str:
+    """``_size=9`` for the options that differ from the defaults, in a file name."""
+    defaults = {spec.name: spec.default for spec in game.option_specs}
+    changed = {k: v for k, v in game.options.items() if k in defaults and defaults[k] != v}
+    return "".join(f"_{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(changed.items()))
+
+
+def _ladder_text(df: pd.DataFrame) -> str:
+    lines = []
+    for row in df.itertuples():
+        lines.append(
+            f"  level {row.level}: {row.agent} vs {row.opponent}: {row.rate:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]"
+            f"  ({row.wins} won, {row.draws + row.capped} drawn or capped, {row.losses} lost of {row.n})"
+        )
+    stopped = df.attrs.get("stopped")
+    lines.append("reached the top" if stopped is None else f"stopped at level {stopped}: its interval contains 0.5")
+    return "\n".join(lines)
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -194,6 +246,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(command=_simulate, name="simulate")
+
+    lad = commands.add_parser(
+        "ladder", help="levels of play: random, greedy, the expert at doubling budgets; each plays the one below"
+    )
+    lad.add_argument("game", help="a game name (see `tabletop-lab games`)")
+    lad.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option; repeat for several"
+    )
+    lad.add_argument("--games", type=_positive, default=40, help="games a rung (default 40)")
+    lad.add_argument("--levels", type=_positive, default=4, help="expert budgets, doubling to the top (default 4)")
+    lad.add_argument("--budget", type=_positive, help="the top budget, in simulations (default: the expert's)")
+    lad.add_argument("--seed", type=_non_negative, default=0, help="root seed (default 0)")
+    lad.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    lad.add_argument("--no-save", action="store_true", help="do not save the results under data/<game>/")
+    lad.add_argument("--no-progress", action="store_true", help="no progress bar")
+    lad.set_defaults(command=_ladder, name="ladder")
 
     bench = commands.add_parser(
         "bench", help="measure random play and MCTS speed in one process, reference and compiled paths"

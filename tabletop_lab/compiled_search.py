@@ -212,11 +212,12 @@ def _back_up(values, depth, path_nodes, path_slots, visits, edge_visits, total, 
 @_inline
 def uct_search(
     legal, apply, player, rollout, rules, root, key_width, n_players, max_legal,
-    iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+    iterations, c, cap, rollout_cap, paranoid, root_player, team, mt, stream, out,
 ):  # fmt: skip
     """``MCTSAgent._simulate`` from ``root`` for ``iterations`` simulations (see the module
     docstring for the four operations and ``rules``). ``mt`` (the agent's MT19937 state) is
-    updated in place. ``team[p]`` is 1 for the root player's team (paranoid search only).
+    updated in place. ``team[p]`` is 1 for the root player's team (paranoid search only). A
+    simulation stops ``cap`` actions from the root, its rollout after ``rollout_cap`` actions.
 
     Returns ``(nodes, n_legal, n_edges)`` or ``(FALLBACK, 0, 0)``; ``out`` (``max_legal`` x 3,
     float64) receives the root's slots: its edges in the order made (action, visits, total),
@@ -300,7 +301,10 @@ def uct_search(
             path_nodes[depth] = node
             if new:
                 break
-        stream, status = rollout(states[node], cap - depth, stream, rules, values)
+        budget = cap - depth
+        if rollout_cap < budget:
+            budget = rollout_cap
+        stream, status = rollout(states[node], budget, stream, rules, values)
         if status < 0:
             return FALLBACK, 0, 0
         _back_up(
@@ -326,9 +330,20 @@ class SearchResult(NamedTuple):
     nodes: int
 
 
-def search_root(state: State, rng: random.Random, iterations: int, c: float, paranoid: bool) -> SearchResult | None:
+def search_root(
+    state: State,
+    rng: random.Random,
+    iterations: int,
+    c: float,
+    paranoid: bool,
+    cap: int | None = None,
+    rollout_cap: int | None = None,
+) -> SearchResult | None:
     """``MCTSAgent._simulate(state)`` compiled, or ``None`` (``rng`` untouched) when the game's
-    kernel has no tree operations for this state or the engine must search itself."""
+    kernel has no tree operations for this state or the engine must search itself. A simulation
+    stops and scores ``evaluate()`` ``cap`` actions from the root (default
+    ``game.info.max_actions``; ``MCTSAgent``'s ``horizon``), and its rollout after ``rollout_cap``
+    actions (default: no limit of its own; ``MCTSAgent``'s ``rollout``)."""
     kernel = playout_kernel(state.game)
     tree = None if kernel is None or not hasattr(kernel, "tree_root") else kernel.tree_root(state)
     if tree is None:
@@ -344,7 +359,8 @@ def search_root(state: State, rng: random.Random, iterations: int, c: float, par
     out = np.zeros((tree.max_legal, 3), np.float64)
     nodes, n_legal, n_edges = tree.entry(
         tree.rules, tree.state, tree.key_width, n_players, tree.max_legal, iterations, float(c),
-        game.info.max_actions, paranoid, root_player, team, mt, stream, out,
+        game.info.max_actions if cap is None else cap, game.info.max_actions if rollout_cap is None else rollout_cap,
+        paranoid, root_player, team, mt, stream, out,
     )  # fmt: skip
     if nodes == FALLBACK:
         rng.setstate(before)

@@ -50,6 +50,7 @@ __all__ = [
     "use_kernels",
     "ready_kernels_only",
     "compile_notice",
+    "compiling_in_background",
     "playout_kernel",
     "rollout_function",
     "random_rollout",
@@ -199,6 +200,12 @@ def compile_notice(game: Game, agents: Iterable[Any] | None = None) -> str | Non
     seconds = compile_seconds(game.name)
     about = f"about {seconds:.0f} s, " if seconds is not None else ""
     return f"compiling {game.info.title} ({about}once per machine)"
+
+
+def compiling_in_background(game: Game) -> bool:
+    """Whether this process started compiling ``game``'s kernel in the background
+    (``ready_kernels_only``): until it is done, its agents play in Python, much slower."""
+    return game.name in _compiling
 
 
 def _is_compiled(name: str) -> bool:

@@ -104,6 +104,33 @@ def test_the_compiled_search_is_the_python_search_on_sygo_9x9(mid_turn):
     assert searched(state, 7, 50, False, True) == searched(state, 7, 50, False, False)
 
 
+#: (game, options, random actions before searching, horizon, rollout): the evaluation cut-offs
+CUT_OFFS = [
+    ("cross_endodoi", {}, 5, None, 3),
+    ("sygo", {"size": 5}, 9, 6, None),
+    ("sinoda", {}, 20, None, 2),
+    ("sinoda", {"players": 4, "teams": "pairs"}, 60, 3, 0),
+    ("capitals", {}, 10, 12, 4),
+]
+
+
+@pytest.mark.parametrize("name, options, n_actions, horizon, rollout", CUT_OFFS)
+def test_the_compiled_search_cuts_off_as_the_python_search(name, options, n_actions, horizon, rollout):
+    """``horizon`` and ``rollout`` stop simulations at the same points in both searches."""
+    state = position(name, options, n_actions, False, 4)
+    results = []
+    for compiled in (True, False):
+        previous = use_kernels(compiled)
+        try:
+            agent = MCTSAgent(seed=4, iterations=60, horizon=horizon, rollout=rollout)
+            results.append((agent.analyse(state), agent.stats, agent.rng.getstate()))
+        finally:
+            use_kernels(previous)
+    assert results[0] == results[1]
+    plain = MCTSAgent(seed=4, iterations=60).analyse(state)
+    assert results[0][0] != plain  # the premise: the cut-off changed what the search saw
+
+
 def test_search_root_answers_as_the_agent_and_moves_the_rng_as_the_python_search():
     state = position("sygo", {"size": 5}, 9, True, 0)
     rng = random.Random(5)

@@ -1,4 +1,5 @@
-"""Agents: random, greedy (one ply), UCT MCTS, alpha-beta and information-set MCTS.
+"""Agents: random, greedy (one ply), UCT MCTS, alpha-beta, information-set MCTS, and the classes a
+game makes its ``expert`` from (``expert_class``, ``hidden_expert_class``).
 
 ``make_agent`` builds one from text; ``agents_for(game)`` names those that can play a game
 (each agent class says why it cannot, in ``unsupported_reason(game)``).
@@ -11,6 +12,7 @@ True
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent
+from .expert import ExpertAgent, HiddenExpertAgent, expert_class, hidden_expert_class
 from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
@@ -23,6 +25,10 @@ __all__ = [
     "MCTSAgent",
     "AlphaBetaAgent",
     "ISMCTSAgent",
+    "ExpertAgent",
+    "HiddenExpertAgent",
+    "expert_class",
+    "hidden_expert_class",
     "AGENTS",
     "agents_for",
     "make_agent",

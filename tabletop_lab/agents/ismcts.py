@@ -53,13 +53,12 @@ class ISMCTSAgent(Agent):
         self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None
     ):
         super().__init__(seed)
-        check_number(
-            "ISMCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
-        )
+        owner = type(self).__name__  # a subclass (an expert) names itself in errors
+        check_number(owner, "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS)
         if seconds is not None:
-            check_number("ISMCTSAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
+            check_number(owner, "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
-            check_number("ISMCTSAgent", "c", c, minimum=0, inclusive=True)
+            check_number(owner, "c", c, minimum=0, inclusive=True)
         self.iterations = iterations
         self.seconds = seconds
         self.c = c

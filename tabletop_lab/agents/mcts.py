@@ -41,11 +41,13 @@ from .base import (
     no_gc_pauses,
 )
 
-__all__ = ["MCTSAgent", "DEFAULT_C"]
+__all__ = ["MCTSAgent", "DEFAULT_C", "MAX_HORIZON"]
 
 #: UCB1's exploration constant sqrt(2) is for rewards in [0, 1]; returns span [-1, 1], twice as
 #: wide, so the same exploration needs twice the constant.
 DEFAULT_C = 2 * math.sqrt(2)
+#: The longest evaluation horizon, in actions: beyond any game's own action cap here.
+MAX_HORIZON = 100_000
 
 
 class MCTSAgent(Agent):
@@ -60,9 +62,15 @@ class MCTSAgent(Agent):
         c: the UCT exploration constant for returns in [-1, 1]; default ``DEFAULT_C`` (2 sqrt 2).
         paranoid: the other teams play as one coalition against the root player (default: max-n,
             each player after its own return).
+        horizon: when given, a simulation stops after this many actions counted from the root
+            (tree and rollout together, at most ``MAX_HORIZON``) and scores the game's
+            ``evaluate()`` there.
+        rollout: when given, a rollout stops after this many random actions (at most
+            ``MAX_HORIZON``) and scores ``evaluate()`` there: an evaluation cut-off counted from
+            the new position, so the tree may still grow deep (``horizon`` limits the tree too).
 
-    Rollouts stop after ``game.info.max_actions`` actions counted from the root and score
-    ``evaluate()`` there. With a single legal action ``choose_action`` returns it without search.
+    Rollouts stop after ``rollout`` actions, or at ``horizon`` or ``game.info.max_actions``
+    actions counted from the root, whichever comes first, and score ``evaluate()`` there. With a single legal action ``choose_action`` returns it without search.
     After each search ``stats`` holds ``simulations`` and ``nodes`` (distinct positions in the graph).
     """
 
@@ -77,19 +85,26 @@ class MCTSAgent(Agent):
         seconds: float | None = None,
         c: float | None = None,
         paranoid: bool = False,
+        horizon: int | None = None,
+        rollout: int | None = None,
     ):
         super().__init__(seed)
-        check_number(
-            "MCTSAgent", "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS
-        )
+        owner = type(self).__name__  # a subclass (an expert) names itself in errors
+        check_number(owner, "iterations", iterations, minimum=1, inclusive=True, integer=True, maximum=MAX_ITERATIONS)
         if seconds is not None:
-            check_number("MCTSAgent", "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
+            check_number(owner, "seconds", seconds, minimum=0, inclusive=False, maximum=MAX_SECONDS)
         if c is not None:
-            check_number("MCTSAgent", "c", c, minimum=0, inclusive=True)
+            check_number(owner, "c", c, minimum=0, inclusive=True)
+        if horizon is not None:
+            check_number(owner, "horizon", horizon, minimum=1, inclusive=True, integer=True, maximum=MAX_HORIZON)
+        if rollout is not None:
+            check_number(owner, "rollout", rollout, minimum=0, inclusive=True, integer=True, maximum=MAX_HORIZON)
+        self.horizon = horizon
+        self.rollout = rollout
         self.iterations = iterations
         self.seconds = seconds
         if type(paranoid) is not bool:
-            raise ValueError(f"MCTSAgent: paranoid must be True or False, got {paranoid!r}")
+            raise ValueError(f"{owner}: paranoid must be True or False, got {paranoid!r}")
         self.c = c
         self.paranoid = paranoid
         self.stats: dict[str, int] = {}
@@ -107,6 +122,10 @@ class MCTSAgent(Agent):
             budget["c"] = self.c
         if self.paranoid:
             budget["paranoid"] = True
+        if self.horizon is not None:
+            budget["horizon"] = self.horizon
+        if self.rollout is not None:
+            budget["rollout"] = self.rollout
         return budget
 
     def choose_action(self, state: State) -> int:
@@ -146,7 +165,9 @@ class MCTSAgent(Agent):
             from ..compiled_search import search_root  # numba is loaded on first use only
 
             c = DEFAULT_C if self.c is None else self.c
-            found = search_root(root_state, self.rng, self.iterations, c, self.paranoid)
+            found = search_root(
+                root_state, self.rng, self.iterations, c, self.paranoid, self._cap(root_state), self.rollout
+            )
             if found is not None:
                 self.stats = {"simulations": self.iterations, "nodes": found.nodes}
                 return summarise(_Node.compiled_root(root_state, found.edges, found.untried))
@@ -157,7 +178,7 @@ class MCTSAgent(Agent):
         rollout = _rollout_keeping_state(root_state.game)
         stream = self.rng.getrandbits(64)
         c = DEFAULT_C if self.c is None else self.c
-        cap = root_state.game.info.max_actions
+        cap = self._cap(root_state)
         reward = self._reward(root_state)
         table: dict = {}
         root = self._node(root_state.clone(), table)
@@ -189,7 +210,10 @@ class MCTSAgent(Agent):
                 if new:
                     break  # a new position: roll out from it
             # Rollout: uniformly random actions until the end or the cap.
-            values, stream = rollout(node.state, cap - len(edges), stream)
+            budget = cap - len(edges)
+            if self.rollout is not None and self.rollout < budget:
+                budget = self.rollout
+            values, stream = rollout(node.state, budget, stream)
             for position in nodes:
                 position.visits += 1
             for position, edge in zip(nodes, edges):
@@ -197,6 +221,11 @@ class MCTSAgent(Agent):
                 edge.total += reward(values, position.player)
         self.stats = {"simulations": done, "nodes": len(table)}
         return root
+
+    def _cap(self, state: State) -> int:
+        """Actions from the root after which a simulation stops and scores ``evaluate()``."""
+        cap = state.game.info.max_actions
+        return cap if self.horizon is None else min(cap, self.horizon)
 
     def _node(self, state: State, table: dict) -> _Node:
         """The graph's node for ``state``, made (keeping ``state``, its actions shuffled) when new."""

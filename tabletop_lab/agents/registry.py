@@ -37,9 +37,9 @@ def agents_for(game: Game) -> list[str]:
 
     >>> from tabletop_lab import load_game
     >>> agents_for(load_game("cross_endodoi"))
-    ['random', 'greedy', 'mcts', 'alphabeta', 'ismcts']
+    ['random', 'greedy', 'mcts', 'alphabeta', 'ismcts', 'expert']
     >>> agents_for(load_game("sinomilia"))
-    ['random', 'ismcts', 'sinomilia_heuristic']
+    ['random', 'ismcts', 'sinomilia_heuristic', 'expert']
     """
     return [name for name, cls in _known(game).items() if cls.unsupported_reason(game) is None]
 

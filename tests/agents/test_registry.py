@@ -49,7 +49,7 @@ def test_settings_are_parsed():
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
-        (("cross_endodoi", {}), ["random", "greedy", "mcts", "alphabeta", "ismcts"]),
+        (("cross_endodoi", {}), ["random", "greedy", "mcts", "alphabeta", "ismcts", "expert"]),
         (("test_nim", {"players": 3}), ["random", "greedy", "mcts", "ismcts"]),
         (("test_team", {"players": 4, "teams": "alternate"}), ["random", "greedy", "mcts", "ismcts"]),
         (("test_hidden_card", {}), ["random", "ismcts"]),
@@ -134,7 +134,7 @@ def test_a_games_own_agents_are_listed_and_built_for_that_game_only():
     from tabletop_lab.sim import simulate
 
     sinomilia = load_game("sinomilia")
-    assert agents_for(sinomilia)[-1] == "sinomilia_heuristic" and "sinomilia_heuristic" not in AGENTS
+    assert agents_for(sinomilia)[-2:] == ["sinomilia_heuristic", "expert"] and "sinomilia_heuristic" not in AGENTS
     agent = make_agent("sinomilia_heuristic:bluff=0.5,moon=false", seed=2, game=sinomilia)
     assert type(agent) is HeuristicAgent and (agent.bluff, agent.moon, agent.seed) == (0.5, False, 2)
     with pytest.raises(ValueError, match="unknown agent 'sinomilia_heuristic'.*a game's own, given game="):

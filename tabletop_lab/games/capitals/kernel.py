@@ -962,11 +962,11 @@ def _tree_rollout(tree, budget, stream, rules, values):
 
 
 @njit
-def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, paranoid, root_player, team, mt,
-                 stream, out):  # fmt: skip
+def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, cap, rollout_cap, paranoid, root_player,
+                 team, mt, stream, out):  # fmt: skip
     return uct_search(
         _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, n_players, max_legal,
-        iterations, c, cap, paranoid, root_player, team, mt, stream, out,
+        iterations, c, cap, rollout_cap, paranoid, root_player, team, mt, stream, out,
     )  # fmt: skip
 
 
