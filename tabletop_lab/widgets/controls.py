@@ -309,6 +309,15 @@ def _canvas_class() -> type:
         FULL_FRAME_GAP = 1.0
         _last_frame = -math.inf
 
+        def _handle_message(self, object, content, buffers):
+            super()._handle_message(object, content, buffers)
+            if content["type"] == "initialized":
+                # ipympl 0.10's view turns ``resizable`` on once its comm is live, just before
+                # it says "initialized", and draws a resize handle that does nothing here: the
+                # kernel's False, sent again, takes it away
+                self.resizable = False
+                self.send_state("resizable")
+
         def get_diff_image(self):
             now = time.monotonic()
             if now - self._last_frame < self.FULL_FRAME_GAP:

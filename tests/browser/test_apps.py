@@ -207,6 +207,22 @@ def test_a_shared_link_opens_the_play_app_at_its_move(page: Page, voila_url, rec
     assert copied == app_url(voila_url, "play_cross_endodoi.ipynb") + "?" + link
 
 
+# The alpha of the board's top canvas (ipympl's overlay) in its bottom right corner.
+CORNER_ALPHA = """board => {
+    const top = board.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')[1];
+    return top.getContext('2d').getImageData(top.width - 4, top.height - 4, 1, 1).data[3];
+}"""
+
+
+def test_the_board_has_no_resize_handle(page: Page, voila_url):
+    """ipympl draws a resize handle in the canvas's corner when its view is resizable; a board
+    keeps its size, so a handle there would be a control that does nothing."""
+    open_app(page, voila_url, "play_cross_endodoi.ipynb")
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    page.wait_for_function(f"board => ({CORNER_ALPHA})(board) === 0", arg=board.element_handle(), timeout=STEP_MS)
+
+
 def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing):
     game = load_game("cross_endodoi")
     centres = hole_fractions(game.name)
