@@ -13,8 +13,10 @@ measures, alternating the contenders round by round so that a busy machine hurts
   kernel, batches of 1,000 games) and OpenSpiel's C++ game driven from Python by the same loop;
 * ``simulate()`` random against random, games/s, against the compiled loop;
 * MCTS simulations/s choosing the first move with ``--mcts-iterations`` simulations a move:
-  ``MCTSAgent`` (reference and compiled rollouts) against OpenSpiel's Python ``MCTSBot`` with a
-  single random rollout per leaf (``RandomRolloutEvaluator``, ``solve=False``: plain UCT as ours).
+  ``MCTSAgent`` (reference and compiled rollouts) against OpenSpiel's ``MCTSBot``, both its Python
+  one and its C++ one (``pyspiel.MCTSBot``), each with a single random rollout per leaf
+  (``RandomRolloutEvaluator``, ``solve=False``: plain UCT as ours). The ratios are ours over
+  OpenSpiel's C++ game (random play) and over its C++ search (MCTS).
 
 It prints the median of the rounds and the ratios. Figures are noisy on a shared machine; the
 script reports them and asserts nothing. Without OpenSpiel it says so and measures tabletop_lab only.
@@ -85,7 +87,8 @@ def report(name: str, pyspiel, args) -> None:
     if anchor is not None:
         measures["random, OpenSpiel"] = lambda: openspiel_random(anchor, seconds)
         if game.info.perfect_information:
-            measures["mcts, OpenSpiel"] = lambda: openspiel_mcts(anchor, seconds, iterations)
+            measures["mcts, OpenSpiel Python"] = lambda: openspiel_mcts(anchor, seconds, iterations)
+            measures["mcts, OpenSpiel"] = lambda: openspiel_cpp_mcts(pyspiel, anchor, seconds, iterations)
     figures: dict[str, list] = {key: [] for key in measures}
     simulate_ratio, simulate_games, workers_ratio = [], [], []
     bench.random_play(game, 0.01, compiled=True)  # load the kernel before any clock runs
@@ -120,6 +123,9 @@ def report(name: str, pyspiel, args) -> None:
         shown = [fmt(ref), fmt(comp), fmt(os_)]
         ratios = [ratio(ref, os_), ratio(comp, os_)] if field != "actions_per_game" else ["", ""]
         print(f"{label:<34}{shown[0]:>12}{shown[1]:>12}{shown[2]:>12}{ratios[0]:>8}{ratios[1]:>8}")
+    python_mcts = median("mcts, OpenSpiel Python")
+    if python_mcts is not None:
+        print(f"{'  OpenSpiel Python MCTSBot':<34}{'':>12}{'':>12}{fmt(python_mcts):>12}")
     if simulate_ratio:
         games, anchor_games = statistics.median(simulate_games), median("random, OpenSpiel", "games_per_s")
         print(
@@ -170,6 +176,18 @@ def openspiel_mcts(game, seconds: float, iterations: int) -> float:
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, 2 * 2**0.5, iterations, evaluator, solve=False, random_state=rng)
+    state, calls = game.new_initial_state(), 0
+    started = time.perf_counter()
+    while calls == 0 or time.perf_counter() - started < seconds:
+        bot.step(state)
+        calls += 1
+    return calls * iterations / (time.perf_counter() - started)
+
+
+def openspiel_cpp_mcts(pyspiel, game, seconds: float, iterations: int) -> float:
+    """Simulations/s of OpenSpiel's C++ ``MCTSBot`` (``pyspiel.MCTSBot``) choosing the first move."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bot = pyspiel.MCTSBot(game, evaluator, 2 * 2**0.5, iterations, 1000, False, 0, False)
     state, calls = game.new_initial_state(), 0
     started = time.perf_counter()
     while calls == 0 or time.perf_counter() - started < seconds:
