@@ -107,13 +107,14 @@ def as_recorded(record: np.ndarray, played: PlayedGames) -> RecordedGame:
 
 
 class TreeRoot(NamedTuple):
-    """What ``MCTSAgent``'s compiled search (``compiled_search``) needs from a kernel."""
+    """What ``MCTSAgent``'s and ``AlphaBetaAgent``'s compiled searches need from a kernel."""
 
     state: np.ndarray  # int64: the kernel's array form of the root state
     key_width: int  # its first key_width entries are equal exactly when the states' key() are
     rules: tuple  # the constants and tables the game's tree operations read
     max_legal: int  # at least the number of legal actions of any state of this game
     entry: Any  # the game's compiled ``uct_search`` (see compiled_search.py)
+    alphabeta: Any = None  # its compiled ``alphabeta_iteration``, if any (see compiled_alphabeta.py)
 
 
 class PlayoutKernel(Protocol):

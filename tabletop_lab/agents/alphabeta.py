@@ -1,12 +1,16 @@
 """Alpha-beta (negamax) with iterative deepening and a transposition table, for two-player
-zero-sum games of perfect information."""
+zero-sum games of perfect information; compiled (``compiled_alphabeta``) where a game's kernel
+offers it, the same search node for node."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+import numpy as np
+
 from ..core import Game, State
+from ..kernels import playout_kernel
 from .base import MAX_DEPTH, MAX_NODES, MAX_SECONDS, Agent, budget_words, check_number, needs_perfect_information
 
 __all__ = ["AlphaBetaAgent", "PLY_COST", "HEURISTIC_LIMIT"]
@@ -117,9 +121,18 @@ class AlphaBetaAgent(Agent):
         With ``exact`` every value is exact; otherwise only the best ones are, and the others
         are upper bounds below them, which is all the choice needs.
         """
-        budgeted = self.seconds is not None or self.nodes is not None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        search = _Search(deadline, self.nodes)
+        search = _CompiledSearch.for_state(state, deadline, self.nodes)
+        if search is not None:
+            try:
+                return self._deepen(search, state, actions, exact)
+            except _Fallback:  # the engine must search this position itself (and raise, as it will)
+                pass
+        return self._deepen(_Search(deadline, self.nodes), state, actions, exact)
+
+    def _deepen(self, search: _Search | _CompiledSearch, state: State, actions: list[int], exact: bool) -> dict:
+        """``_root_values`` with ``search``: its iterations deeper and deeper until the budget is spent."""
+        budgeted = self.seconds is not None or self.nodes is not None
         completed: dict[int, float] = {}
         completed_depth = 0
         order = list(actions)
@@ -227,8 +240,70 @@ class _Search:
         return look_at_clock and self.deadline is not None and time.perf_counter() > self.deadline
 
 
+class _CompiledSearch:
+    """``_Search`` on a game kernel's compiled operations (``compiled_alphabeta``): the same
+    iterations, one compiled call each. With a deadline, each iteration's node limit is what the
+    time left allows at the rate measured so far."""
+
+    def __init__(self, tree, deadline: float | None, node_limit: int | None):
+        from ..compiled_alphabeta import new_best_table  # numba is loaded on first use only
+
+        self.tree = tree
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.armed = False
+        self.horizon_reached = False
+        self.best = new_best_table(tree.key_width)
+        self.started = time.perf_counter()
+
+    @classmethod
+    def for_state(cls, state: State, deadline: float | None, node_limit: int | None) -> _CompiledSearch | None:
+        """The compiled search of ``state``, or None when its game's kernel has none."""
+        kernel = playout_kernel(state.game)
+        tree = None if kernel is None or not hasattr(kernel, "tree_root") else kernel.tree_root(state)
+        if tree is None or tree.alphabeta is None:
+            return None
+        return cls(tree, deadline, node_limit)
+
+    def root(self, state: State, actions: list[int], depth: int, exact: bool, values: dict[int, float]) -> None:
+        """``_Search.root``: raises ``_OutOfBudget`` as it does, and ``_Fallback`` where the
+        engine must search itself."""
+        from ..compiled_alphabeta import COMPLETED, FALLBACK
+
+        tree = self.tree
+        found = np.zeros(len(actions), np.float64)
+        status, nodes, valued, horizon, *best = tree.alphabeta(
+            tree.rules, tree.state, tree.key_width, tree.max_legal, np.array(actions, np.int64), depth, exact,
+            self.armed, self._node_limit(), self.nodes, *self.best, found,
+        )  # fmt: skip
+        self.nodes, self.horizon_reached, self.best = int(nodes), bool(horizon), tuple(best)
+        values.update(zip(actions[:valued], found[:valued].tolist()))
+        if status == FALLBACK:
+            raise _Fallback
+        if status != COMPLETED:
+            raise _OutOfBudget
+
+    def _node_limit(self) -> int:
+        limit = 2**62 if self.node_limit is None else self.node_limit
+        if self.deadline is not None and self.nodes:
+            now = time.perf_counter()
+            rate = self.nodes / max(now - self.started, 1e-9)
+            limit = min(limit, self.nodes + max(1, int(rate * max(0.0, self.deadline - now))))
+        return limit
+
+    def budget_spent(self, look_at_clock: bool) -> bool:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            return True
+        return look_at_clock and self.deadline is not None and time.perf_counter() > self.deadline
+
+
 class _OutOfBudget(Exception):
     """Raised inside the search when the budget is spent; the deepening loop catches it."""
+
+
+class _Fallback(Exception):
+    """Raised by the compiled search where the engine must search a position itself."""
 
 
 def _static_value(state: State, mover: int, ply: int) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...compiled_alphabeta import alphabeta_iteration
 from ...compiled_search import uct_search
 from ...jit import choice_index, copy_into, next_draw, njit, write_decimal
 from ...kernels import CUT, FINISHED, REPLAY, PlayedGames, RecordedGame, TreeRoot, as_recorded, new_record
@@ -246,6 +247,15 @@ def _tree_search(rules, root, key_width, n_players, max_legal, iterations, c, ca
 
 
 @njit
+def _tree_alphabeta(rules, root, key_width, max_legal, order, depth, exact, armed, node_limit, nodes,
+                    best_keys, best_acts, best_table, n_best, root_values):  # fmt: skip
+    return alphabeta_iteration(
+        _tree_legal, _tree_apply, _tree_player, _tree_rollout, rules, root, key_width, max_legal,
+        order, depth, exact, armed, node_limit, nodes, best_keys, best_acts, best_table, n_best, root_values,
+    )  # fmt: skip
+
+
+@njit
 def _write_notations(finals, text):
     """ASCII ``h0,..,h5/h6,..,h11 S-N P`` of each row of ``finals`` into ``text`` (zero padded)."""
     for g in range(finals.shape[0]):
@@ -332,7 +342,8 @@ class CrossEndodoiKernel:
 
     def tree_root(self, state: CrossEndodoiState) -> TreeRoot:
         ring, max_laps = self._rules(state.game)
-        return TreeRoot(flat(state), _SIZE, (ring, max_laps, state.game.total_seeds), ROW, _tree_search)
+        rules = (ring, max_laps, state.game.total_seeds)
+        return TreeRoot(flat(state), _SIZE, rules, ROW, _tree_search, _tree_alphabeta)
 
 
 KERNEL = CrossEndodoiKernel()
