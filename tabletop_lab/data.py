@@ -194,8 +194,10 @@ def _unkeyed(frame: pd.DataFrame) -> dict[str, Any]:
 
 
 def _games_in(frame: pd.DataFrame) -> list[str]:
-    """The games a study's frame holds: its ``game`` column's values and ``attrs["game"]``."""
-    games = set(frame["game"].astype(str).unique()) if "game" in frame.columns else set()
+    """The games a study's frame holds: its ``game`` column's names and ``attrs["game"]``. A
+    numeric ``game`` column numbers games (a frame of rounds, say) and names none."""
+    named = "game" in frame.columns and frame["game"].dtype.kind not in "biuf"
+    games = set(frame["game"].astype(str).unique()) if named else set()
     if isinstance(frame.attrs.get("game"), str):
         games.add(frame.attrs["game"])
     return sorted(games)

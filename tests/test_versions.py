@@ -122,6 +122,23 @@ def test_a_changed_study_runs_again_and_says_so(tmp_path):
     assert calls == 1 and len(frame) == 8 and len(pd.read_parquet(path)) == 8
 
 
+def test_a_frame_that_numbers_its_games_loads_without_running(tmp_path):
+    """A frame of rounds whose ``game`` column holds game numbers (Sinomilia's study does) is
+    keyed by its ``attrs["game"]``; it ran again on every load while the numbers were read as names."""
+
+    def rounds():
+        frame = pd.DataFrame({"game": [0, 0, 1], "round": [1, 2, 1]})
+        frame.attrs["game"] = "cross_endodoi"
+        return frame
+
+    path = tmp_path / "rounds.parquet"
+    data.load_or_run(path, rounds, study={"rounds": 3})
+    assert pd.read_parquet(path).attrs["study_key"]["rules"] == {"cross_endodoi": 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(data.load_or_run(path, lambda: pytest.fail("ran again"), study={"rounds": 3})) == 3
+
+
 def test_a_changed_rules_version_runs_again_and_says_so(tmp_path, monkeypatch):
     path = tmp_path / "study.parquet"
     runs_of(path, study={"n": 6})
