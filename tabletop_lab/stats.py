@@ -243,6 +243,8 @@ def report_card(
     """
     from .sim.frame import frame_game, replay_actions  # sim imports stats: imported here, not above
 
+    if isinstance(metrics, str) or not (metrics is None or isinstance(metrics, (list, tuple))):
+        raise ValueError(f"metrics must be None or a list of metric names; got {metrics!r}"[:300])
     names = list(CARD_METRICS) if metrics is None else list(metrics)
     unknown = [m for m in names if m not in CARD_METRICS]
     if unknown:

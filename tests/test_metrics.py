@@ -168,6 +168,8 @@ def test_bad_input_is_refused_by_name():
     df = toy_games("test_nim", 4)
     with pytest.raises(ValueError, match="unknown metric 'fun'; report_card knows balance, advantage_first"):
         report_card(df, metrics=["fun"])
+    with pytest.raises(ValueError, match="metrics must be None or a list of metric names; got 'drama'"):
+        report_card(df, metrics="drama")
     with pytest.raises(ValueError, match="resamples must be a positive integer; got 0"):
         report_card(df, resamples=0)
     with pytest.raises(ValueError, match="expected a DataFrame from tabletop_lab.sim.simulate"):

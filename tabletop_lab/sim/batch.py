@@ -113,17 +113,18 @@ class Trace:
     is its negation in a zero-sum game), else one value per team in ``game.teams()`` order. A
     team's value is ``evaluate()`` of its first member."""
 
-    __slots__ = ("n_legal", "values", "_members", "_evaluate")
+    __slots__ = ("n_legal", "values", "_members")
 
-    def __init__(self, game: Game, evaluator: str | None):
-        self.n_legal: list[int] = []
+    def __init__(self, game: Game, count_legal: bool, evaluator: str | None):
+        self.n_legal: list[int] | None = [] if count_legal else None
         self.values: list[float] | None = None if evaluator is None else []
         teams = game.teams()
         self._members = [teams[0][0]] if len(teams) == 2 else [team[0] for team in teams]
 
     def observe(self, state: State, position: bool) -> None:
         """Before an action: count the legal actions; at a position, keep its value."""
-        self.n_legal.append(len(state.legal_actions()))
+        if self.n_legal is not None:
+            self.n_legal.append(len(state.legal_actions()))
         if position and self.values is not None:
             value = state.evaluate()
             self.values.extend(value[p] for p in self._members)
@@ -168,7 +169,7 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
         state = game.new_initial_state()
         first_player = state.current_player()
         reset_agents(seated, seed)
-        trace = Trace(game, batch.evaluator) if recorded else None
+        trace = Trace(game, batch.record_actions, batch.evaluator) if recorded else None
         try:
             n_turns, n_moves, n_actions = play_out(state, seated, batch.max_actions, game_id, seed, trace)
         except (AgentError, IllegalActionError) as exc:

@@ -206,6 +206,12 @@ def test_evaluator_keeps_each_positions_value_for_side_0():
     assert df.attrs["evaluator"] == "evaluate"
 
 
+def test_an_evaluator_alone_records_values_only():
+    df = run(4, evaluator="evaluate")
+    assert list(df.columns)[-1] == "values" and "actions" not in df.columns
+    assert df["values"].map(len).tolist() == df.n_moves.tolist()
+
+
 def test_an_unknown_evaluator_is_refused_naming_the_known_ones():
     with pytest.raises(ValueError, match="evaluator must be None or one of evaluate; got 'mcts'"):
         run(2, evaluator="mcts")
