@@ -29,12 +29,12 @@ __all__ = [
     "Batch",
     "COLUMNS",
     "EVALUATORS",
-    "RECORDED",
     "Trace",
     "final_position",
     "kernel_for",
     "play_batch",
     "play_out",
+    "recorded_columns",
     "reset_agents",
 ]
 
@@ -43,9 +43,6 @@ _MASK63 = (1 << 63) - 1
 #: What ``play_batch`` returns per game, as columns.
 COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
-#: The recorded columns, in frame order: each game's actions and the number of legal actions
-#: before each (``record_actions``), each position's value (``evaluator``).
-RECORDED = ("actions", "n_legal", "values")
 #: The ``evaluator`` names ``simulate`` knows: how a position's value is found.
 EVALUATORS = ("evaluate",)
 
@@ -160,7 +157,7 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
     game = batch.game
     agents = copy.deepcopy(batch.agents)
     n_seats = len(agents)
-    recorded = _recorded(batch)
+    recorded = recorded_columns(batch.record_actions, batch.evaluator)
     columns: dict[str, list] = {name: [] for name in COLUMNS + recorded}
     for offset, (seed, seating) in enumerate(zip(batch.seeds.tolist(), batch.arrangements.tolist())):
         game_id, arrangement = batch.first_id + offset, tuple(seating)
@@ -194,9 +191,10 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
     return _arrays(columns, n_seats)
 
 
-def _recorded(batch: Batch) -> tuple[str, ...]:
-    """The recorded columns a batch returns (``RECORDED``)."""
-    return ("actions", "n_legal") * batch.record_actions + ("values",) * (batch.evaluator is not None)
+def recorded_columns(record_actions: bool, evaluator: str | None) -> tuple[str, ...]:
+    """The recorded columns, in frame order: each game's actions and the number of legal
+    actions before each (``record_actions``), each position's value (``evaluator``)."""
+    return ("actions", "n_legal") * record_actions + ("values",) * (evaluator is not None)
 
 
 def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:

@@ -33,6 +33,7 @@ def build_frame(
     Repeated values are categoricals (game, options, agents, winners, reason) and counts are
     small integers: about 95 bytes a row (Cross-endodoi) instead of 430 with lists and strings.
     ``winners`` and ``winner_agents`` hold tuples (``storable`` readies a frame for Parquet).
+    ``recorded`` names the recorded columns the batches hold (``batch.recorded_columns``).
     """
     n = len(labels)
     batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
@@ -76,7 +77,7 @@ def build_frame(
     data["duration_s"] = np.asarray(col["duration_s"], np.float32)
     data["final"] = _text(col["final"])
     data["draw"] = draw
-    for name in recorded:  # RECORDED columns: one numpy array per game
+    for name in recorded:  # batch.recorded_columns: one numpy array per game
         data[name] = pd.Series([a for b in batches for a in b[name]], dtype=object)
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
 

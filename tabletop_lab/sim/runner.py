@@ -40,7 +40,7 @@ from ..errors import IllegalActionError, excerpt
 from ..kernels import compile_notice, playout_kernel
 from ..records import GameRecord
 from ..versions import package_version
-from .batch import EVALUATORS, AgentError, Batch, kernel_for, play_batch, play_out, reset_agents
+from .batch import EVALUATORS, AgentError, Batch, kernel_for, play_batch, play_out, recorded_columns, reset_agents
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 from .frame import build_frame
 
@@ -157,8 +157,7 @@ def simulate(
     labels = unique_labels([a.label for a in seated])
 
     def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
-        recorded = ("actions", "n_legal") * record_actions + ("values",) * (evaluator is not None)
-        df = build_frame(done, game, labels, recorded)
+        df = build_frame(done, game, labels, recorded_columns(record_actions, evaluator))
         df.attrs.update(
             game=game.name,
             options=dict(game.options),
