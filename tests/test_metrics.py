@@ -204,3 +204,18 @@ def test_kernels_record_what_the_engine_records_and_the_actions_replay(name):
     for row in recorded.itertuples():
         *_, state = replay_actions(game, row.actions)  # the one state, at the end
         assert final_position(state) == row.final and len(row.n_legal) == row.n_actions
+
+
+def test_three_teams_keep_a_value_each_and_draws_leave_drama_and_decisiveness():
+    sinoda = load_game("sinoda", players=3)
+    assert len(sinoda.teams()) == 3
+    three = simulate(sinoda, ["random"] * 3, 3, seed=1, progress=False, evaluator="evaluate")
+    assert (three["values"].map(len) == 3 * three["n_moves"]).all()
+    card = report_card(three, metrics=["lead_change", "uncertainty"]).set_index("metric")
+    assert 0 < card.loc["lead_change", "value"] < 1 and 0 < card.loc["uncertainty", "value"] < 1
+    df = toy_games("cross_endodoi", 60, record_actions=False)
+    decided = int((~df["hit_cap"] & ~df["draw"]).sum())
+    assert decided < len(df)  # some draws, which drama and decisiveness leave out
+    card = report_card(df, metrics=["drama", "decisiveness", "lead_change"]).set_index("metric")
+    assert card.loc["drama", "n"] == card.loc["decisiveness", "n"] == decided
+    assert card.loc["lead_change", "n"] == len(df)
