@@ -219,3 +219,21 @@ def test_three_teams_keep_a_value_each_and_draws_leave_drama_and_decisiveness():
     card = report_card(df, metrics=["drama", "decisiveness", "lead_change"]).set_index("metric")
     assert card.loc["drama", "n"] == card.loc["decisiveness", "n"] == decided
     assert card.loc["lead_change", "n"] == len(df)
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_the_games_board_hooks_count_sites_on_the_board(name):
+    game = load_game(name, **SMALL[name])
+    df = simulate(game, ["random"] * game.num_players, 2, seed=4, progress=False, record_actions=True)
+    if game.num_sites is None:
+        assert all(s.occupied_sites() is None for s in replay_actions(game, df["actions"].iat[0]))
+        return
+    counts = [s.occupied_sites().bit_count() for s in replay_actions(game, df["actions"].iat[0]) if not s.mid_turn()]
+    assert max(counts) <= game.num_sites and max(counts) > 0
+
+
+def test_the_state_space_bounds_count_what_they_say():
+    seeds = load_game("cross_endodoi").total_seeds  # in 12 holes and 2 stores, either player to move
+    assert load_game("cross_endodoi").state_space_log10() == pytest.approx(math.log10(2 * math.comb(seeds + 13, 13)))
+    assert load_game("sygo", size=3).state_space_log10() == pytest.approx(math.log10(3**9 * 2 * 2 * 3))
+    assert load_game("sinoda").state_space_log10() is None
