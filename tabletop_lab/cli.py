@@ -1,10 +1,11 @@
-"""The ``tabletop-lab`` command: simulate, ladder, bench, compile, games, serve and notebooks.
+"""The ``tabletop-lab`` command: simulate, report, ladder, bench, compile, games, serve and notebooks.
 
 ::
 
     tabletop-lab games
     tabletop-lab simulate cross_endodoi --agents random,mcts:iterations=200,c=1.4 --games 200 \\
         --seed 1 --workers 2 --option seeds_per_hole=6 --out results.parquet
+    tabletop-lab report sygo --option size=9 --games 1000 --out card.csv
     tabletop-lab ladder sygo --option size=9 --games 40 --workers 2
     tabletop-lab bench --game cross_endodoi --seconds 3
     tabletop-lab bench --game sygo --option size=9
@@ -85,6 +86,41 @@ def _simulate(args: argparse.Namespace) -> int:
             storable(df).to_parquet(out, index=False)
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
+    return 130 if df.attrs["interrupted"] else 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    """The designer's report card (``stats.report_card``) of recorded, evaluated games."""
+    game = load_game(args.game, **_options(args.option))
+    out = _output_path(args.out) if args.out else None
+    agents = _agent_specs(args.agents) if args.agents else ["random"] * game.num_players
+    from .sim import simulate  # pandas and numpy load only for the commands that need them
+    from .stats import report_card
+
+    df = simulate(
+        game,
+        agents,
+        args.games,
+        args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+        record_actions=True,
+        evaluator="evaluate",
+    )
+    card = report_card(df, seed=args.seed)
+    if out is not None:
+        if _FORMATS[out.suffix.lower()] == "CSV":
+            card.to_csv(out, index=False)
+        else:
+            card.to_parquet(out, index=False)
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(_options(args.option).items()))
+    where = f" ({shown})" if shown else ""
+    print(f"{game.info.title}{where}: {len(df)} games of {' vs '.join(df.attrs['agents'])}, seed {args.seed}")
+    print(card.drop(columns="definition").to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    for note in card.attrs["notes"]:
+        print(f"not measured: {note}")
+    if out is not None:
+        print(f"wrote {len(card)} metrics to {out}")
     return 130 if df.attrs["interrupted"] else 0
 
 
@@ -246,6 +282,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(command=_simulate, name="simulate")
+
+    rep = commands.add_parser(
+        "report", help="the designer's report card: Ludii's game metrics with bootstrap intervals"
+    )
+    rep.add_argument("game", help="a game name (see `tabletop-lab games`)")
+    rep.add_argument("--agents", help="one agent spec per seat, comma separated (default: random in every seat)")
+    rep.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
+    rep.add_argument(
+        "--seed", type=_non_negative, default=0, help="root seed of the games and the bootstrap (default 0)"
+    )
+    rep.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    rep.add_argument("--out", help="write the card to FILE.csv or FILE.parquet")
+    rep.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option; repeat for several"
+    )
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.set_defaults(command=_report, name="report")
 
     lad = commands.add_parser(
         "ladder", help="levels of play: random, greedy, the expert at doubling budgets; each plays the one below"

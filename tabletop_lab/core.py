@@ -172,6 +172,25 @@ class Game:
         """``info.utility``, unless the options change it (free-for-all against team play)."""
         return self.info.utility
 
+    # --- optional hooks of the designer's metrics (``stats.report_card``) ---------------------
+
+    @property
+    def can_draw(self) -> bool:
+        """Whether a game under these rules can end in a draw; a game that cannot (a tie-break
+        always names a winner) has no drawishness on its report card."""
+        return True
+
+    @property
+    def num_sites(self) -> int | None:
+        """The number of board sites ``State.occupied_sites`` counts, for board coverage; ``None``
+        (the default) for a game without a board of sites that pieces occupy."""
+        return None
+
+    def state_space_log10(self) -> float | None:
+        """An upper bound on the number of positions under these rules, as log10 (Ludii's
+        StateSpaceComplexity is such a bound); ``None`` (the default) when the game gives none."""
+        return None
+
     @property
     def game_type(self) -> GameType:
         return GameType(
@@ -450,6 +469,11 @@ class State:
     def _copy_into(self, new: State) -> None:
         """Give ``new`` its own copies of every mutable field (shallow copy already made)."""
         raise NotImplementedError
+
+    def occupied_sites(self) -> int | None:
+        """The board sites holding a piece at this position, as a bit mask (bit ``i``: site ``i``
+        of ``game.num_sites``), for board coverage; ``None`` by default (no board of sites)."""
+        return None
 
     def returns(self) -> list[float]:
         """One float per player: +1 per winner, -1 per other player, 0 in a draw or mid-game."""

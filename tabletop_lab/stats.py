@@ -13,6 +13,9 @@ Definitions (Ludii's, with draws counting half):
 Intervals are Wilson score intervals (sane at 0%, 100% and small n). With draws as halves the
 count is not binomial; Wilson on wins + draws/2 is then an approximation.
 
+``report_card`` gathers these and the metrics of recorded games (``tabletop_lab.metrics``) in
+one table, with percentile-bootstrap intervals over games (docs/metrics.md).
+
 >>> [round(bound, 4) for bound in wilson(8, 10)]
 [0.4902, 0.9433]
 """
@@ -27,6 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from . import metrics as per_game
+
 __all__ = [
     "wilson",
     "win_rates",
@@ -36,7 +41,10 @@ __all__ = [
     "balance",
     "length_summary",
     "summary",
+    "report_card",
     "RATE_COLUMNS",
+    "CARD_METRICS",
+    "CARD_COLUMNS",
 ]
 
 _AGENT_COLUMN = re.compile(r"^agent_(\d+)$")
@@ -171,6 +179,223 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
             {"metric": f"mean_{measure}", "value": mean, "ci_low": mean - half, "ci_high": mean + half, "n": int(n)}
         )
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "n"])
+
+
+#: The columns of ``report_card``.
+CARD_COLUMNS = ["metric", "value", "ci_low", "ci_high", "n", "definition"]
+#: ``report_card``'s metrics, in its order, with their definitions (docs/metrics.md has more).
+CARD_METRICS = {
+    "balance": "1 - the largest difference between two seats' rates over completed games, draws half "
+    "(Ludii Balance); bootstrap interval",
+    "advantage_first": "the first player's rate over completed games, draws half (Ludii AdvantageP1); Wilson interval",
+    "drawishness": "the share of completed games that are draws (Ludii Drawishness); Wilson interval",
+    "completion": "the share of games not cut by a cap (Ludii Completion); Wilson interval",
+    "duration_turns": "turns per completed game, a turn a run of moves by one player "
+    "(Ludii DurationTurnsNotTimeouts); mean",
+    "branching_factor": "legal actions per decision, mean over a game's decisions (Ludii BranchingFactor Avg); "
+    "mean over completed games",
+    "decision_moves": "the share of a game's decisions with more than one legal action (Ludii DecisionMoves); "
+    "mean over completed games",
+    "decisiveness": "the share of a decided game's positions before a winner's value first exceeds every "
+    "value a loser ever had (Ludii DecisivenessMoves); low is decided early",
+    "lead_change": "the share of consecutive positions whose leading team (highest value) differs "
+    "(Ludii LeadChange); mean over completed games",
+    "drama": "the highest team value minus the winners' value, mean over a decided game's positions (Ludii Drama Avg)",
+    "uncertainty": "1 - half the gap between the two highest team values, mean over a game's positions "
+    "(after Browne's uncertainty; not Ludii's ClarityVariance)",
+    "stability": "the variance of each team's value over a game, mean over teams (Ludii Stability sums over players)",
+    "repetition": "the share of a game's positions that repeat an earlier one, by State.key() "
+    "(Ludii PositionalRepetition)",
+    "coverage": "the share of board sites that held a piece at some position of a game (Ludii BoardCoverageDefault)",
+    "state_space_log10": "log10 of the game's own upper bound on its positions (Game.state_space_log10; "
+    "Ludii StateSpaceComplexity is such a bound)",
+    "game_tree_log10": "a game's decisions times log10 of their mean branching factor, mean over completed games "
+    "(Ludii GameTreeComplexity)",
+}
+_NEEDS_ACTIONS = ("branching_factor", "decision_moves", "game_tree_log10")
+_NEEDS_VALUES = ("decisiveness", "lead_change", "drama", "uncertainty", "stability")
+_NEEDS_REPLAY = ("repetition", "coverage")
+#: Games a bootstrap block resamples at once: about 4 million values per array.
+_BLOCK_VALUES = 200_000
+
+
+def report_card(
+    df: pd.DataFrame,
+    seed: int = 0,
+    *,
+    metrics: list[str] | None = None,
+    replay: bool = True,
+    resamples: int = 2000,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """The designer's report card of a ``simulate`` frame: one row per metric of ``CARD_METRICS``
+    (or of ``metrics``, in that order), columns ``CARD_COLUMNS``.
+
+    A metric is averaged over games; its interval is a percentile bootstrap over games
+    (``resamples`` resamples of the games, drawn from ``seed``), since positions within one
+    game are not independent; the rates ``stats`` already defines keep their Wilson intervals.
+    ``n`` counts the games a metric is averaged over. A metric the game cannot have (draws in a
+    game without them, coverage without a board) is left out; one the frame cannot give is
+    left out with a note in ``card.attrs["notes"]`` saying what to record: ``record_actions=True``
+    (branching, decisions, game tree), ``evaluator="evaluate"`` (the value metrics), and, for
+    repetition and coverage, the actions and ``replay=True`` (which replays every completed game
+    in Python). Raises ``ValueError`` for an unknown metric or a frame ``simulate`` did not make.
+    """
+    from .sim.frame import frame_game, replay_actions  # sim imports stats: imported here, not above
+
+    if isinstance(metrics, str) or not (metrics is None or isinstance(metrics, (list, tuple))):
+        raise ValueError(f"metrics must be None or a list of metric names; got {metrics!r}"[:300])
+    names = list(CARD_METRICS) if metrics is None else list(metrics)
+    unknown = [m for m in names if m not in CARD_METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric {unknown[0]!r}; report_card knows {', '.join(CARD_METRICS)}")
+    if type(resamples) is not int or resamples < 1:
+        raise ValueError(f"resamples must be a positive integer; got {resamples!r}")
+    seats = _seats(df)
+    game = frame_game(df)
+    done = ~df["hit_cap"].to_numpy()
+    recorded = {c for c in ("actions", "n_legal", "values") if c in df.columns}
+    notes: list[str] = []
+    absent = set()
+    if not game.can_draw:
+        absent.add("drawishness")
+    if game.num_sites is None:
+        absent.add("coverage")
+    bound = game.state_space_log10()
+    if bound is None and "state_space_log10" in names:
+        absent.add("state_space_log10")
+        notes.append(f"state_space_log10: {game.name} declares no bound (Game.state_space_log10)")
+    wanted = [m for m in names if m not in absent]
+
+    def needs(group: tuple[str, ...], column: str, what: str) -> None:
+        missing = [m for m in wanted if m in group and m not in absent]
+        if missing and column not in recorded:
+            absent.update(missing)
+            notes.append(f"{', '.join(missing)}: simulate with {what}")
+
+    needs(_NEEDS_ACTIONS, "n_legal", "record_actions=True")
+    needs(_NEEDS_VALUES, "values", 'evaluator="evaluate"')
+    needs(_NEEDS_REPLAY, "actions", "record_actions=True")
+    if not replay and any(m in wanted and m not in absent for m in _NEEDS_REPLAY):
+        missing = [m for m in _NEEDS_REPLAY if m in wanted and m not in absent]
+        absent.update(missing)
+        notes.append(f"{', '.join(missing)}: call report_card with replay=True")
+    wanted = [m for m in wanted if m not in absent]
+
+    columns = _per_game_columns(df, game, seats, done, wanted, replay_actions)
+    means = _bootstrap_means(columns, resamples, seed) if columns else {}
+    low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
+    rows = []
+    for metric in wanted:
+        row: dict[str, Any] = {"metric": metric, "definition": CARD_METRICS[metric]}
+        if metric == "advantage_first":
+            row.update(first_player_advantage(df))
+        elif metric == "drawishness":
+            row.update(draw_rate(df))
+        elif metric == "completion":
+            cut = timeout_rate(df)
+            row.update(value=1 - cut["value"], ci_low=1 - cut["ci_high"], ci_high=1 - cut["ci_low"], n=cut["n"])
+        elif metric == "state_space_log10":
+            row.update(value=bound, ci_low=np.nan, ci_high=np.nan, n=len(df))
+        elif metric == "balance":
+            rates = np.column_stack([means[f"seat_{s}"] for s in range(seats)])
+            boot = 1 - (rates.max(axis=1) - rates.min(axis=1))
+            row.update(value=balance(df), n=int(done.sum()), **_percentiles(boot, low_q, high_q))
+        else:
+            x = columns[metric]
+            n = int(np.isfinite(x).sum())
+            value = float(np.nanmean(x)) if n else np.nan
+            row.update(value=value, n=n, **_percentiles(means[metric], low_q, high_q))
+        rows.append(row)
+    card = pd.DataFrame(rows, columns=CARD_COLUMNS)
+    card["n"] = card["n"].astype("int64")
+    card.attrs["notes"] = notes
+    card.attrs.update({k: df.attrs[k] for k in ("game", "options", "agents", "evaluator") if k in df.attrs})
+    return card
+
+
+def _per_game_columns(
+    df: pd.DataFrame, game: Any, seats: int, done: np.ndarray, wanted: list[str], replay_actions: Any
+) -> dict[str, np.ndarray]:
+    """Each bootstrapped metric's value per game (NaN where a game gives none), and for balance
+    each seat's score per completed game (``seat_<s>``: 1 a win, 1/2 a draw, 0 a loss)."""
+    n = len(df)
+    out: dict[str, np.ndarray] = {}
+
+    def column(metric: str, rows: Any, function: Any) -> None:
+        if metric in wanted:
+            values = np.full(n, np.nan)
+            for i in np.flatnonzero(rows):
+                values[i] = function(i)
+            out[metric] = values
+
+    if "balance" in wanted:
+        for s in range(seats):
+            out[f"seat_{s}"] = np.where(done, (df[f"returns_{s}"].to_numpy(np.float64) + 1) / 2, np.nan)
+    if "duration_turns" in wanted:
+        out["duration_turns"] = np.where(done, df["n_turns"].to_numpy(np.float64), np.nan)
+    if any(m in wanted for m in _NEEDS_ACTIONS):
+        legal = df["n_legal"].to_numpy()
+        column("branching_factor", done, lambda i: per_game.branching_factor(legal[i]))
+        column("decision_moves", done, lambda i: per_game.decision_moves(legal[i]))
+        column("game_tree_log10", done, lambda i: per_game.game_tree_log10(legal[i]))
+    if any(m in wanted for m in _NEEDS_VALUES):
+        n_teams = len(game.teams())
+        matrices = [per_game.team_values(v, n_teams) for v in df["values"]]
+        team_columns = df[[f"team_{s}" for s in range(seats)]].to_numpy()
+        winners = [frozenset(int(team_columns[i, s]) for s in w) for i, w in enumerate(df["winners"])]
+        decided = done & ~df["draw"].to_numpy()
+        column("decisiveness", decided, lambda i: per_game.decisiveness(matrices[i], winners[i]))
+        column("lead_change", done, lambda i: per_game.lead_change(matrices[i]))
+        column("drama", decided, lambda i: per_game.drama(matrices[i], winners[i]))
+        column("uncertainty", done, lambda i: per_game.uncertainty(matrices[i]))
+        column("stability", done, lambda i: per_game.stability(matrices[i]))
+    if any(m in wanted for m in _NEEDS_REPLAY):
+        repeated, covered = np.full(n, np.nan), np.full(n, np.nan)
+        sites = game.num_sites
+        for i in np.flatnonzero(done):
+            keys, masks = [], []
+            for state in replay_actions(game, df["actions"].iat[i]):
+                if not state.mid_turn():
+                    keys.append(state.key())
+                    if sites is not None:
+                        masks.append(state.occupied_sites())
+            repeated[i] = per_game.repetition(keys)
+            if sites is not None:
+                covered[i] = per_game.coverage(masks, sites)
+        for metric, values in (("repetition", repeated), ("coverage", covered)):
+            if metric in wanted:
+                out[metric] = values
+    return out
+
+
+def _bootstrap_means(columns: dict[str, np.ndarray], resamples: int, seed: int) -> dict[str, np.ndarray]:
+    """Each column's mean (over the games where it is defined) in ``resamples`` resamples of the
+    games with replacement, drawn from ``seed``. The draws depend on the number of games alone,
+    so a metric's interval does not depend on which others are asked for."""
+    names = list(columns)
+    matrix = np.column_stack([columns[name] for name in names])
+    n = len(matrix)
+    if n == 0:
+        return {name: np.full(resamples, np.nan) for name in names}
+    rng = np.random.default_rng(seed)
+    block = max(1, _BLOCK_VALUES // n)
+    means = []
+    for start in range(0, resamples, block):
+        picked = matrix[rng.integers(0, n, (min(block, resamples - start), n))]  # (block, games, columns)
+        counts = np.isfinite(picked).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means.append(np.nansum(picked, axis=1) / counts)
+    stacked = np.concatenate(means)
+    return {name: stacked[:, j] for j, name in enumerate(names)}
+
+
+def _percentiles(boot: np.ndarray, low_q: float, high_q: float) -> dict[str, float]:
+    finite = boot[np.isfinite(boot)]
+    if not len(finite):
+        return {"ci_low": np.nan, "ci_high": np.nan}
+    low, high = np.percentile(finite, [low_q, high_q])
+    return {"ci_low": float(low), "ci_high": float(high)}
 
 
 def tournament(*args: Any, **kwargs: Any) -> pd.DataFrame:

@@ -17,6 +17,7 @@ MODULES = [
     "tabletop_lab.sim.tournament",
     "tabletop_lab.agents.registry",
     "tabletop_lab.render",
+    "tabletop_lab.metrics",
 ]
 
 

@@ -7,7 +7,7 @@
 """
 
 from .batch import AgentError, Batch, play_batch
-from .frame import storable
+from .frame import frame_game, replay_actions, storable
 from .match import match_result, play_match
 from .runner import REPLAYS, SEATS, WorkerLostError, play_game, simulate
 from .tournament import tournament
@@ -17,6 +17,8 @@ __all__ = [
     "play_game",
     "play_batch",
     "storable",
+    "frame_game",
+    "replay_actions",
     "AgentError",
     "WorkerLostError",
     "Batch",

@@ -21,17 +21,20 @@ import pandas as pd
 from ..agents import Agent, RandomAgent
 from ..core import TERMINAL, Game, State, canonical_json
 from ..errors import ActionError, IllegalActionError, excerpt
-from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayoutKernel, playout_kernel
+from ..kernels import CUT, FINISHED, REPLAY, RULE_CAP, PlayedGames, PlayoutKernel, playout_kernel
 from ..streams import fresh_streams
 
 __all__ = [
     "AgentError",
     "Batch",
     "COLUMNS",
+    "EVALUATORS",
+    "Trace",
     "final_position",
     "kernel_for",
     "play_batch",
     "play_out",
+    "recorded_columns",
     "reset_agents",
 ]
 
@@ -40,6 +43,8 @@ _MASK63 = (1 << 63) - 1
 #: What ``play_batch`` returns per game, as columns.
 COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
+#: The ``evaluator`` names ``simulate`` knows: how a position's value is found.
+EVALUATORS = ("evaluate",)
 
 
 class AgentError(RuntimeError):
@@ -94,7 +99,32 @@ class Batch(NamedTuple):
     seeds: np.ndarray  # int64 (non-negative), one per game
     arrangements: np.ndarray  # int8, a row per game: the index of the agent in each seat
     max_actions: int
-    record_actions: bool = False  # also return each game's actions (and play in Python)
+    record_actions: bool = False  # also return each game's actions and numbers of legal actions
+    evaluator: str | None = None  # also return each position's value (one of EVALUATORS; plays in Python)
+
+
+class Trace:
+    """What ``play_out`` records of one game beside its row: the number of legal actions before
+    each action and, with an evaluator, the value of each position (the state before each move,
+    as Ludii evaluates a trial), per team: team 0's value alone in a game of two teams (the other
+    is its negation in a zero-sum game), else one value per team in ``game.teams()`` order. A
+    team's value is ``evaluate()`` of its first member."""
+
+    __slots__ = ("n_legal", "values", "_members")
+
+    def __init__(self, game: Game, count_legal: bool, evaluator: str | None):
+        self.n_legal: list[int] | None = [] if count_legal else None
+        self.values: list[float] | None = None if evaluator is None else []
+        teams = game.teams()
+        self._members = [teams[0][0]] if len(teams) == 2 else [team[0] for team in teams]
+
+    def observe(self, state: State, position: bool) -> None:
+        """Before an action: count the legal actions; at a position, keep its value."""
+        if self.n_legal is not None:
+            self.n_legal.append(len(state.legal_actions()))
+        if position and self.values is not None:
+            value = state.evaluate()
+            self.values.extend(value[p] for p in self._members)
 
 
 def play_batch(batch: Batch) -> dict[str, Any]:
@@ -116,8 +146,8 @@ def play_batch(batch: Batch) -> dict[str, Any]:
 
 
 def kernel_for(batch: Batch) -> PlayoutKernel | None:
-    """The game's kernel when it may play the batch: random players in every seat, no recording."""
-    if batch.record_actions or not all(type(a) is RandomAgent for a in batch.agents):
+    """The game's kernel when it may play the batch: random players in every seat, no evaluator."""
+    if batch.evaluator is not None or not all(type(a) is RandomAgent for a in batch.agents):
         return None
     return playout_kernel(batch.game)
 
@@ -127,7 +157,8 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
     game = batch.game
     agents = copy.deepcopy(batch.agents)
     n_seats = len(agents)
-    columns: dict[str, list] = {name: [] for name in COLUMNS + ("actions",) * batch.record_actions}
+    recorded = recorded_columns(batch.record_actions, batch.evaluator)
+    columns: dict[str, list] = {name: [] for name in COLUMNS + recorded}
     for offset, (seed, seating) in enumerate(zip(batch.seeds.tolist(), batch.arrangements.tolist())):
         game_id, arrangement = batch.first_id + offset, tuple(seating)
         seated = [agents[i] for i in arrangement]
@@ -135,8 +166,9 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
         state = game.new_initial_state()
         first_player = state.current_player()
         reset_agents(seated, seed)
+        trace = Trace(game, batch.record_actions, batch.evaluator) if recorded else None
         try:
-            n_turns, n_moves, n_actions = play_out(state, seated, batch.max_actions, game_id, seed)
+            n_turns, n_moves, n_actions = play_out(state, seated, batch.max_actions, game_id, seed, trace)
         except (AgentError, IllegalActionError) as exc:
             exc.finished_rows = [_arrays(columns, n_seats)]
             raise
@@ -152,8 +184,17 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
         for name, value in zip(COLUMNS, row):
             columns[name].append(value)
         if batch.record_actions:
-            columns["actions"].append(tuple(state.history_strings()))
+            columns["actions"].append(np.array(state.history(), np.int32))
+            columns["n_legal"].append(np.array(trace.n_legal, np.int32))
+        if batch.evaluator is not None:
+            columns["values"].append(np.array(trace.values, np.float32))
     return _arrays(columns, n_seats)
+
+
+def recorded_columns(record_actions: bool, evaluator: str | None) -> tuple[str, ...]:
+    """The recorded columns, in frame order: each game's actions and the number of legal
+    actions before each (``record_actions``), each position's value (``evaluator``)."""
+    return ("actions", "n_legal") * record_actions + ("values",) * (evaluator is not None)
 
 
 def _arrays(columns: dict[str, list], n_seats: int) -> dict[str, Any]:
@@ -181,7 +222,11 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
     seeds = batch.seeds.astype(np.uint64)
     seats = np.arange(1, n_seats + 1, dtype=np.uint64)
     streams = fresh_streams((seeds[:, None] + seats * np.uint64(_GOLDEN)) & np.uint64(_MASK63))  # as reset_agents does
-    played = kernel.random_games(game, streams, batch.max_actions)
+    recorded: dict[str, list] = {}
+    if batch.record_actions:
+        played, recorded["actions"], recorded["n_legal"] = _recorded_games(kernel, game, streams, batch.max_actions)
+    else:
+        played = kernel.random_games(game, streams, batch.max_actions)
     if (played.outcome == REPLAY).any():  # the engine plays the batch, and raises its own error
         return _python_batch(batch)
     words = played.reasons if "cap" in played.reasons else (*played.reasons, "cap")
@@ -201,7 +246,36 @@ def _kernel_batch(batch: Batch, kernel: PlayoutKernel) -> dict[str, Any]:
         "n_actions": played.n_actions,
         "duration_s": np.full(n, duration, np.float32),
         "final": _compact_text(played.final),
+        **recorded,
     }
+
+
+def _recorded_games(
+    kernel: PlayoutKernel, game: Game, streams: np.ndarray, max_actions: int
+) -> tuple[PlayedGames, list[np.ndarray], list[np.ndarray]]:
+    """The games ``kernel.random_games`` would play, one by one through ``recorded_game`` (the
+    same games, with each action and the number of legal actions before it): the batch's
+    ``PlayedGames``, and the games' actions and counts as int32 arrays."""
+    start = game.new_initial_state()
+    games = [kernel.recorded_game(start, row, max_actions) for row in streams]
+    words = tuple(dict.fromkeys(w for g in games for w in g.played.reasons))
+    index = {word: i for i, word in enumerate(words)}
+
+    def joined(field: str) -> np.ndarray:
+        return np.concatenate([getattr(g.played, field) for g in games])
+
+    played = PlayedGames(
+        outcome=joined("outcome"),
+        winners=joined("winners"),
+        scores=joined("scores"),
+        reason=np.array([index[g.played.reasons[g.played.reason[0]]] for g in games], np.int8),
+        reasons=words,
+        n_turns=joined("n_turns"),
+        n_moves=joined("n_moves"),
+        n_actions=joined("n_actions"),
+        final=joined("final"),
+    )
+    return played, [np.array(g.actions, np.int32) for g in games], [np.array(g.n_legal, np.int32) for g in games]
 
 
 def _coded(words: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -223,10 +297,15 @@ def _compact_text(final: np.ndarray) -> Any:
 
 
 def play_out(
-    state: State, seated: list[Agent], max_actions: int, game_id: int | None, seed: int | None
+    state: State,
+    seated: list[Agent],
+    max_actions: int,
+    game_id: int | None,
+    seed: int | None,
+    trace: Trace | None = None,
 ) -> tuple[int, int, int]:
     """Let the seated agents play ``state`` to the end or to ``max_actions``; count turns, moves
-    and actions.
+    and actions, and record into ``trace`` when given.
 
     A move starts with every action applied while ``mid_turn()`` is False; a turn is a run of
     moves by one player (Capitals' transfer and step are two moves of one turn). Kept tight:
@@ -239,11 +318,14 @@ def play_out(
         player = current_player()
         if player == TERMINAL:
             break
-        if not mid_turn():
+        position = not mid_turn()
+        if position:
             n_moves += 1
             if player != mover:
                 n_turns += 1
                 mover = player
+        if trace is not None:
+            trace.observe(state, position)
         agent = seated[player]
         try:
             action = agent.choose_action(state)

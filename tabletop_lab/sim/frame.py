@@ -2,32 +2,38 @@
 
 Repeated values are categoricals (game, options, agents, winners, reason) and counts are small
 integers: about 95 bytes a row (Cross-endodoi) instead of 430 with lists and strings.
-``storable`` readies a frame for Parquet.
+``storable`` readies a frame for Parquet; ``frame_game`` and ``replay_actions`` rebuild a
+recorded game's states.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..core import Game, canonical_json
+from ..core import Game, State, canonical_json
 from ..kernels import CUT, FINISHED
+from ..registry import load_game
 from .batch import COLUMNS
+from .checks import resolve_game
 
-__all__ = ["build_frame", "storable"]
+__all__ = ["build_frame", "storable", "frame_game", "replay_actions"]
 
 
 def build_frame(
-    batches: list[dict[str, Any]], game: Game, labels: list[str], record_actions: bool = False
+    batches: list[dict[str, Any]], game: Game, labels: list[str], recorded: tuple[str, ...] = ()
 ) -> pd.DataFrame:
     """The DataFrame of ``play_batch`` columns, sorted by game id, with agent labels filled in.
 
     Repeated values are categoricals (game, options, agents, winners, reason) and counts are
     small integers: about 95 bytes a row (Cross-endodoi) instead of 430 with lists and strings.
     ``winners`` and ``winner_agents`` hold tuples (``storable`` readies a frame for Parquet).
+    ``recorded`` names the recorded columns the batches hold (``batch.recorded_columns``).
     """
     n = len(labels)
     batches = sorted(batches, key=lambda b: int(b["game_id"][0]) if len(b["game_id"]) else -1)
@@ -71,8 +77,8 @@ def build_frame(
     data["duration_s"] = np.asarray(col["duration_s"], np.float32)
     data["final"] = _text(col["final"])
     data["draw"] = draw
-    if record_actions:
-        data["actions"] = pd.Series([a for b in batches for a in b["actions"]], dtype=object)
+    for name in recorded:  # batch.recorded_columns: one numpy array per game
+        data[name] = pd.Series([a for b in batches for a in b[name]], dtype=object)
     return pd.DataFrame(data, index=pd.RangeIndex(rows))
 
 
@@ -86,6 +92,31 @@ def storable(df: pd.DataFrame) -> pd.DataFrame:
         if isinstance(df[c].dtype, pd.CategoricalDtype) and any(isinstance(v, tuple) for v in df[c].cat.categories)
     ]
     return df.astype({c: object for c in tuples}) if tuples else df
+
+
+def frame_game(df: pd.DataFrame) -> Game:
+    """The game (with its rule options) whose games a ``simulate`` frame holds; ``ValueError``
+    for a frame of several games or option sets, or one without the ``game, options`` columns."""
+    missing = [c for c in ("game", "options") if c not in df.columns]
+    if missing:
+        raise ValueError(f"expected a DataFrame from tabletop_lab.sim.simulate; it lacks {', '.join(missing)}")
+    pairs = df[["game", "options"]].astype(str).drop_duplicates()
+    if len(pairs) != 1:
+        raise ValueError(f"expected the games of one game and option set; this frame has {len(pairs)}")
+    name, options = pairs.iloc[0]
+    return load_game(name, **json.loads(options))
+
+
+def replay_actions(game: Game | str, actions: Iterable[int]) -> Iterator[State]:
+    """The states of a recorded game (a row's ``actions``): the initial state, then the state
+    after each action. One state is advanced in place and yielded each time, so a replay costs
+    no copies: ``clone()`` a state to keep it. An action the rules do not allow there raises
+    the engine's ``IllegalActionError`` naming it."""
+    state = resolve_game(game).new_initial_state()
+    yield state
+    for action in actions:
+        state.apply_action(int(action))
+        yield state
 
 
 def _winner_agents(winners: np.ndarray, seating: np.ndarray, labels: list[str], subsets: list[tuple]) -> pd.Categorical:

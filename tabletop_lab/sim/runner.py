@@ -36,11 +36,11 @@ import pandas as pd
 
 from ..agents import Agent, RandomAgent, make_agent
 from ..core import Game, State
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, excerpt
 from ..kernels import compile_notice, playout_kernel
 from ..records import GameRecord
 from ..versions import package_version
-from .batch import AgentError, Batch, kernel_for, play_batch, play_out, reset_agents
+from .batch import EVALUATORS, AgentError, Batch, kernel_for, play_batch, play_out, recorded_columns, reset_agents
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 from .frame import build_frame
 
@@ -73,6 +73,7 @@ def simulate(
     batch_size: int | None = None,
     max_actions: int | None = None,
     record_actions: bool = False,
+    evaluator: str | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` games of ``game`` between ``agents`` and return one row per game.
 
@@ -90,17 +91,24 @@ def simulate(
     rules' safety cap (``Result.cap_reached``) keeps its result and is also marked ``hit_cap``;
     statistics treat both as timeouts. ``draw`` is True for uncapped games every player shares.
 
-    With ``record_actions`` the frame gains a column ``actions``: each game's action strings as
-    a tuple, as in ``GameRecord.actions`` (Parquet reads them back as arrays). Recording plays
-    every game in Python, even random ones that a compiled kernel would play.
+    With ``record_actions`` the frame gains two columns of int32 arrays, one per game:
+    ``actions`` (the actions played, ``state.history()``; ``frame.replay_actions`` rebuilds the
+    states) and ``n_legal`` (how many legal actions there were before each). Random games are
+    still played by a compiled kernel, which records them itself. With ``evaluator="evaluate"``
+    it also gains ``values`` (float32 arrays): the game's heuristic ``evaluate()`` of each
+    position, taken before each move (``n_moves`` of them), for team 0 of a two-team game
+    (player 0 and its partners; +1 is a sure win for them), else one value per team in turn
+    (``batch.Trace``). Evaluating plays every game in Python. ``tabletop_lab.metrics`` and
+    ``stats.report_card`` read these columns.
 
     Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
     ``game.teams()``), first_player, winners, winner_agents, returns_0.., score_0.., reason,
-    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw`` (and ``actions``). A turn is a run of moves
+    n_turns, n_moves, n_actions, hit_cap, duration_s, final, draw`` (and ``actions, n_legal,
+    values``). A turn is a run of moves
     by one player, a move ends on a position, and a move may take several actions. Repeated
     values are categoricals: ``winners`` holds tuples of seats and ``winner_agents`` tuples of
     labels (``storable(df)`` before ``to_parquet``); counts are small integers.
-    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games``,
+    ``df.attrs`` records ``game, options, agents, seed, seats, max_actions, n_games, evaluator``,
     ``interrupted`` (True when Ctrl-C stopped the run: the finished games are kept) and the
     versions the rows were made under, ``package_version`` and the game's ``rules_version``.
 
@@ -126,7 +134,9 @@ def simulate(
         raise ValueError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
     if type(record_actions) is not bool:
         raise ValueError(f"record_actions must be True or False; got {record_actions!r}")
-    compiled = all(type(a) is RandomAgent for a in seated) and playout_kernel(game) is not None and not record_actions
+    if evaluator is not None and evaluator not in EVALUATORS:
+        raise ValueError(f"evaluator must be None or one of {', '.join(EVALUATORS)}; got {excerpt(evaluator)}")
+    compiled = all(type(a) is RandomAgent for a in seated) and playout_kernel(game) is not None and evaluator is None
     size = _default_batch_size(n_games, compiled) if batch_size is None else positive_int(batch_size, "batch_size")
     cap = game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")
 
@@ -140,13 +150,14 @@ def simulate(
             arrangements[start : start + size],
             cap,
             record_actions,
+            evaluator,
         )
         for start in range(0, n_games, size)
     ]
     labels = unique_labels([a.label for a in seated])
 
     def frame(done: list[dict[str, Any]], interrupted: bool) -> pd.DataFrame:
-        df = build_frame(done, game, labels, record_actions)
+        df = build_frame(done, game, labels, recorded_columns(record_actions, evaluator))
         df.attrs.update(
             game=game.name,
             options=dict(game.options),
@@ -155,6 +166,7 @@ def simulate(
             seats=seats,
             max_actions=cap,
             n_games=n_games,
+            evaluator=evaluator,
             interrupted=interrupted,
             package_version=package_version(),
             rules_version=game.info.rules_version,

@@ -82,7 +82,7 @@ def test_the_same_seed_and_budget_play_the_same_whole_game():
         simulate("sinoda", ["expert:iterations=60", "greedy"], 2, seed=5, progress=False, record_actions=True)
         for _ in range(2)
     ]
-    assert runs[0]["actions"].tolist() == runs[1]["actions"].tolist()
+    assert [a.tolist() for a in runs[0]["actions"]] == [a.tolist() for a in runs[1]["actions"]]
 
 
 @pytest.mark.parametrize(("name", "options", "n_actions"), SETUPS, ids=IDS)

@@ -62,6 +62,26 @@ def test_simulate_writes_the_rows_of_simulate(tmp_path, capsys, suffix):
     assert '"seeds_per_hole": 6' in printed
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_report_prints_the_card_and_writes_it(tmp_path, capsys, suffix):
+    from tabletop_lab.stats import CARD_COLUMNS, report_card
+
+    out = tmp_path / f"card{suffix}"
+    argv = ["report", "cross_endodoi", "--agents", "random,greedy", "--games", "16", "--seed", "3",
+            "--option", "seeds_per_hole=6", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    card = pd.read_csv(out) if suffix == ".csv" else pd.read_parquet(out)
+    assert list(card.columns) == CARD_COLUMNS
+    game = load_game("cross_endodoi", seeds_per_hole=6)
+    df = simulate(game, ["random", "greedy"], 16, seed=3, progress=False, record_actions=True, evaluator="evaluate")
+    expected = report_card(df, seed=3)
+    assert card["metric"].tolist() == expected["metric"].tolist()
+    assert card["value"].to_numpy() == pytest.approx(expected["value"].to_numpy())
+    printed = capsys.readouterr().out
+    assert "Cross-endodoi (seeds_per_hole=6): 16 games of random vs greedy, seed 3" in printed
+    assert "lead_change" in printed and f"wrote {len(card)} metrics to {out}" in printed
+
+
 def test_simulate_defaults_to_random_players(capsys):
     assert main(["simulate", "cross_endodoi", "--games", "5", "--no-progress"]) == 0
     assert "random#1" in capsys.readouterr().out
@@ -77,6 +97,8 @@ def test_simulate_defaults_to_random_players(capsys):
         (["simulate", "cross_endodoi", "--agents", "random,wizard"], "unknown agent 'wizard'"),
         (["simulate", "cross_endodoi", "--out", "games.xlsx"], "must end in .csv"),
         (["simulate", "cross_endodoi", "--out", "/no/such/folder/games.csv"], "does not exist"),
+        (["report", "go"], "unknown game 'go'"),
+        (["report", "cross_endodoi", "--out", "card.xlsx"], "must end in .csv"),
         (["bench", "--game", "go"], "unknown game 'go'"),
         (["bench", "--seconds", "0"], "--seconds must be positive"),
     ],

@@ -15,8 +15,7 @@ from tabletop_lab import IllegalActionError, data, load_game, versions
 from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
 from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import use_kernels
-from tabletop_lab.records import GameRecord
-from tabletop_lab.sim import play_game, simulate, storable
+from tabletop_lab.sim import play_game, replay_actions, simulate, storable
 from tabletop_lab.sim.runner import _generate_state
 
 from .helpers import TURNS, AddUpGame
@@ -77,6 +76,7 @@ def test_one_row_per_game_with_the_documented_columns():
         "seats": "rotate",
         "max_actions": 1000,
         "n_games": 30,
+        "evaluator": None,
         "interrupted": False,
         "package_version": versions.package_version(),
         "rules_version": 1,
@@ -167,20 +167,54 @@ def test_turns_and_actions_are_counted_apart_in_multi_action_turns():
 
 def test_recorded_actions_are_the_games_actions_and_change_no_row():
     recorded = run(12, record_actions=True)
-    assert list(recorded.columns)[-1] == "actions"
-    same_rows(recorded.drop(columns="actions"), run(12))
+    assert list(recorded.columns)[-2:] == ["actions", "n_legal"]
+    same_rows(recorded.drop(columns=["actions", "n_legal"]), run(12))
     same_rows(recorded, run(12, record_actions=True, workers=2, batch_size=5))
+    game = load_game("cross_endodoi")
     for row in recorded.itertuples():
+        assert row.actions.dtype == np.int32 and row.n_legal.dtype == np.int32
         by_seat = [RandomAgent() if label == "random" else GreedyAgent() for label in (row.agent_0, row.agent_1)]
-        assert row.actions == tuple(play_game(load_game("cross_endodoi"), by_seat, seed=row.seed).actions)
-        record = GameRecord("cross_endodoi", load_game("cross_endodoi").options, list(row.actions))
-        assert len(row.actions) == row.n_actions and record.replay().notation() == row.final
+        counts = []
+        for final in replay_actions(game, row.actions):  # one state, advanced: the final one at the end
+            counts.append(len(final.legal_actions()))
+        assert counts[:-1] == row.n_legal.tolist() and len(row.actions) == row.n_actions
+        assert final.history_strings() == play_game(game, by_seat, seed=row.seed).actions
+        assert final.notation() == row.final
 
 
-def test_recording_random_games_plays_them_in_python_with_the_same_rows():
+def test_kernels_record_random_games_as_the_engine_does():
     recorded = run(30, agents=["random", "random"], record_actions=True)
-    same_rows(recorded.drop(columns="actions"), run(30, agents=["random", "random"]))
+    same_rows(recorded.drop(columns=["actions", "n_legal"]), run(30, agents=["random", "random"]))
+    previous = use_kernels(False)
+    try:
+        in_python = run(30, agents=["random", "random"], record_actions=True)
+    finally:
+        use_kernels(previous)
+    for name in ("actions", "n_legal"):
+        assert [a.tolist() for a in recorded[name]] == [a.tolist() for a in in_python[name]]
     assert recorded.actions.map(len).tolist() == recorded.n_actions.tolist()
+
+
+def test_evaluator_keeps_each_positions_value_for_side_0():
+    df = run(6, evaluator="evaluate", record_actions=True)
+    game = load_game("cross_endodoi")
+    for row in df.itertuples():
+        assert row.values.dtype == np.float32 and len(row.values) == row.n_moves
+        states = replay_actions(game, row.actions)
+        expected = [state.evaluate()[0] for state in states][: row.n_moves]
+        assert row.values.tolist() == pytest.approx(expected, abs=1e-6)
+    assert df.attrs["evaluator"] == "evaluate"
+
+
+def test_an_evaluator_alone_records_values_only():
+    df = run(4, evaluator="evaluate")
+    assert list(df.columns)[-1] == "values" and "actions" not in df.columns
+    assert df["values"].map(len).tolist() == df.n_moves.tolist()
+
+
+def test_an_unknown_evaluator_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match="evaluator must be None or one of evaluate; got 'mcts'"):
+        run(2, evaluator="mcts")
 
 
 def test_record_actions_must_be_a_bool():
@@ -395,7 +429,8 @@ def test_frames_save_to_parquet_through_storable(tmp_path):
     path = tmp_path / "games.parquet"
     storable(df).to_parquet(path)
     back = pd.read_parquet(path)
-    assert back.actions.map(tuple).tolist() == df.actions.tolist()
+    assert back.actions.map(list).tolist() == df.actions.map(list).tolist()
+    assert back.n_legal.map(list).tolist() == df.n_legal.map(list).tolist()
     assert back.winners.map(tuple).tolist() == df.winners.tolist()
     assert back.winner_agents.map(tuple).tolist() == df.winner_agents.tolist()
     saved = data.load_or_run(tmp_path / "study.parquet", lambda: df)  # studies save their frames

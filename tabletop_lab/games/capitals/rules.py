@@ -198,6 +198,10 @@ class CapitalsGame(Game):
             {"pass_turn_cost": "removed", "elimination_is_attack": False, "sacrifice_from_ram": True, "max_cycles": 15},
         ]
 
+    @property
+    def num_sites(self) -> int:
+        return 64  # the squares a1..h8
+
     def new_initial_state(self) -> CapitalsState:
         board = [0] * 64
         for player, squares in enumerate(TERRITORIES):
@@ -521,6 +525,9 @@ class CapitalsState(CapitalsTurn, State):
             "pass_turn_sacrifice": self.pass_pending,
         }
         return data
+
+    def occupied_sites(self) -> int:
+        return sum(1 << square for square, unit in enumerate(self.board) if unit)
 
     def key(self) -> tuple:
         chain = self.chain

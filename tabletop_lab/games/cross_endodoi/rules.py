@@ -19,6 +19,7 @@ a lap whose last seed lands in an occupied hole relays from there.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, NamedTuple
 
@@ -121,6 +122,11 @@ class CrossEndodoiGame(Game):
     @property
     def total_seeds(self) -> int:
         return NUM_HOLES * self.options["seeds_per_hole"]
+
+    def state_space_log10(self) -> float:
+        """The seeds spread over 12 holes and 2 stores in any way, either player to move: at most
+        ``2 * C(seeds + 13, 13)`` positions (a bound: most spreads are never reached)."""
+        return math.log10(2 * math.comb(self.total_seeds + 13, 13))
 
     def new_initial_state(self) -> CrossEndodoiState:
         n = self.options["seeds_per_hole"]

@@ -126,6 +126,10 @@ class SinodaGame(Game):
         self.action_strings: dict[int, str] = {}  # filled as actions are named (a cache)
 
     @property
+    def num_sites(self) -> int:
+        return self.board.size
+
+    @property
     def num_players(self) -> int:
         return self.options["players"]
 
@@ -526,6 +530,9 @@ class SinodaState(State):
         if self._json is None:
             self._json = canonical_json(self.to_dict())
         return self._json
+
+    def occupied_sites(self) -> int:
+        return self._occupied
 
     def key(self) -> tuple:
         return (self.to_move, tuple(self.owner), tuple(self.value), tuple(tuple(cap) for cap in self.captured))

@@ -153,6 +153,11 @@ class SinomiliaGame(Game):
         """The defaults, Green starting, a cap short enough to be hit, and no cap at all."""
         return [{}, {"first_player": 1}, {"round_cap": 2}, {"first_player": 1, "round_cap": None}]
 
+    @property
+    def can_draw(self) -> bool:
+        """No: a round's tie names a winner, and so does a game scored by chips."""
+        return False
+
     def new_initial_state(self) -> SinomiliaState:
         state = SinomiliaState(self)
         state.start = state.to_move = self.options["first_player"]

@@ -37,6 +37,7 @@ check; its stones are proven by one search from where they lead, which past the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -130,6 +131,15 @@ class SygoGame(Game):
     @property
     def geometry(self) -> Geometry:
         return geometry(self.options["size"])
+
+    @property
+    def num_sites(self) -> int:
+        return self.geometry.points
+
+    def state_space_log10(self) -> float:
+        """Each point empty, White or Black, with the side to move, the growth flag and 0..2
+        passes: at most ``3**points * 12`` positions (a bound, as Ludii's)."""
+        return self.geometry.points * math.log10(3) + math.log10(12)
 
     def new_initial_state(self) -> SygoState:
         return SygoState(self, 0, 0, 0, False, 0)
@@ -785,6 +795,9 @@ class SygoState(State):
             "reversed": [self._name(p) for p in bit_points(turn.root.opponent & node.mover)],
             "groups": groups,
         }
+
+    def occupied_sites(self) -> int:
+        return self.white | self.black
 
     def key(self) -> tuple:
         position = (self.white, self.black, self.to_move, self.grown, self.passes)
