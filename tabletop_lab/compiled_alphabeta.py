@@ -27,13 +27,13 @@ import numpy as np
 from .compiled_search import _lookup, _rehashed
 from .jit import copy_into, grown, grown_rows, internal
 
-__all__ = ["alphabeta_iteration", "new_best_table", "COMPLETED", "OUT_OF_BUDGET", "FALLBACK"]
+__all__ = ["alphabeta_iteration", "new_best_table", "COMPLETED", "OUT_OF_BUDGET"]
 
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 #: ``alphabeta_iteration``'s statuses: the iteration completed; the node budget ran out (the
-#: Python search's ``_OutOfBudget``); the engine must search this position itself.
-COMPLETED, OUT_OF_BUDGET, FALLBACK = 0, 1, -1
+#: Python search's ``_OutOfBudget``).
+COMPLETED, OUT_OF_BUDGET = 0, 1
 #: Transposition-table bounds, as ``alphabeta._EXACT, _LOWER, _UPPER``.
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: ``alphabeta.PLY_COST``, ``HEURISTIC_LIMIT`` and ``_EPS``, which its tests pin to these.
@@ -81,15 +81,17 @@ def _ordered_children(
     """``_Search.value``'s children of ``here`` into ``kids``, ``kid_action`` and ``kid_static``
     (their static values for ``mover``, ``ply`` actions below the root), sorted as it sorts them:
     ``first`` (the last best action) first, then by static value, a stable insertion sort.
-    Returns their number, or -1 where the engine must search itself."""
-    n = legal(here, rules, buffer)
-    for j in range(n):
+    An action the engine declines (``apply`` < 0) is left out, as the Python search leaves it.
+    Returns their number."""
+    n = 0
+    for j in range(legal(here, rules, buffer)):
         copy_into(child, here)
         if apply(child, buffer[j], rules) < 0:
-            return -1
+            continue
         static = _static(child, mover, ply, player, rollout, rules, values)
         is_first = buffer[j] == first
-        at = j
+        at = n
+        n += 1
         while at > 0:
             before_first = kid_action[at - 1] == first
             if not ((is_first and not before_first) or (is_first == before_first and static > kid_static[at - 1])):
@@ -149,8 +151,9 @@ def alphabeta_iteration(
     for r in range(order.shape[0]):
         alpha = -np.inf if exact else best_root - EPS  # ties with the best stay exact
         copy_into(child, root)
-        if apply(child, order[r], rules) < 0:
-            return FALLBACK, nodes, r, horizon, best_keys, best_acts, best_table, n_best
+        if apply(child, order[r], rules) < 0:  # the engine declines it: no value (NaN)
+            root_values[r] = np.nan
+            continue
         # child_value(child, mover, depth - 1, 1, alpha, inf)
         child_player = player(child, rules)
         if child_player < 0 or depth == 1:
@@ -200,8 +203,6 @@ def alphabeta_iteration(
                         here, m, f_ply[top] + 1, first, legal, apply, player, rollout, rules, buffer, child,
                         kids[top], kid_action[top], kid_static[top], values,
                     )  # fmt: skip
-                    if n < 0:
-                        return FALLBACK, nodes, r, horizon, best_keys, best_acts, best_table, n_best
                     n_kids[top], next_kid[top] = n, 0
                     f_start[top] = f_alpha[top]
                     f_best[top], f_best_action[top] = -np.inf, -1

@@ -9,11 +9,12 @@ operations on its array form of a state:
 
 * ``legal(state, rules, out) -> n``: the legal actions in the engine's order (none at the end);
 * ``apply(state, action, rules) -> status``: play one action in place (``status < 0``: the
-  engine would raise here, e.g. Cross-endodoi's lap limit; the agent then searches in Python,
-  which raises the engine's own error);
+  engine declines it with an ``EngineLimitError``, e.g. a Cross-endodoi sowing past its lap
+  limit; the search drops the action, as the Python search does, and ``state`` is spoilt);
 * ``player(state, rules)``: ``current_player()``;
 * ``rollout(state, budget, stream, rules, values) -> (stream, status)``: what the kernel's
-  ``rollout`` returns, the values written to ``values``, ``state`` unchanged.
+  ``rollout`` returns, the values written to ``values``, ``state`` unchanged (``status < 0``:
+  the agent must search in Python).
 
 ``rules`` is the game's own tuple of constants and tables, passed through untouched. The first
 ``key_width`` entries of a state array are its transposition key: equal exactly when the
@@ -259,10 +260,13 @@ def uct_search(
             new = False
             if k < n_legal[node]:  # expand: pop the last untried action
                 slot = first[node] + k
-                n_edges[node] = k + 1
                 copy_into(scratch, states[node])
-                if apply(scratch, action[slot], rules) < 0:
-                    return FALLBACK, 0, 0
+                if apply(scratch, action[slot], rules) < 0:  # the engine declines it: never an edge
+                    n_legal[node] -= 1
+                    for s in range(slot, first[node] + n_legal[node]):
+                        action[s] = action[s + 1]
+                    continue
+                n_edges[node] = k + 1
                 h, found = _lookup(table, states, scratch, key_width)
                 if found < 0:
                     if nodes == states.shape[0]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .core import Game, State
+from .errors import EngineLimitError
 from .streams import choice_index, next_draw
 
 if TYPE_CHECKING:
@@ -249,7 +250,10 @@ def random_rollout(state: State, budget: int, stream: int) -> tuple[list[float],
     """Play uniformly random actions on ``state`` (changed in place) until the end or ``budget``
     actions; return ``returns()`` at the end, else ``evaluate()``, and the stream's new state.
 
-    Each action is ``legal[choice_index(draw, len(legal))]`` with one draw of the stream.
+    Each action is ``legal[choice_index(draw, len(legal))]`` with one draw of the stream. An
+    action the engine declines (``EngineLimitError``, the state unchanged: a Cross-endodoi
+    sowing that never ends) ends the rollout there, evaluated: a search must not die of a line
+    nobody would play.
     """
     legal_actions, apply_action = state.legal_actions, state.apply_action
     for _ in range(budget):
@@ -257,7 +261,10 @@ def random_rollout(state: State, budget: int, stream: int) -> tuple[list[float],
         if not legal:
             break
         stream, draw = next_draw(stream)
-        apply_action(legal[choice_index(draw, len(legal))])
+        try:
+            apply_action(legal[choice_index(draw, len(legal))])
+        except EngineLimitError:
+            break
     return (state.returns() if state.is_terminal() else state.evaluate()), stream
 
 

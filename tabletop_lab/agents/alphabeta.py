@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Game, State
+from ..errors import EngineLimitError
 from ..kernels import playout_kernel
 from .base import MAX_DEPTH, MAX_NODES, MAX_SECONDS, Agent, budget_words, check_number, needs_perfect_information
 
@@ -98,6 +99,8 @@ class AlphaBetaAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         values = self._root_values(state, actions, exact=False)
+        if not values:  # the engine declines every action (see ``_child``): it raises when one is played
+            return actions[0]
         best = max(values.values())
         return self.rng.choice(sorted(a for a, v in values.items() if v >= best - _EPS))
 
@@ -122,16 +125,7 @@ class AlphaBetaAgent(Agent):
         are upper bounds below them, which is all the choice needs.
         """
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        search = _CompiledSearch.for_state(state, deadline, self.nodes)
-        if search is not None:
-            try:
-                return self._deepen(search, state, actions, exact)
-            except _Fallback:  # the engine must search this position itself (and raise, as it will)
-                pass
-        return self._deepen(_Search(deadline, self.nodes), state, actions, exact)
-
-    def _deepen(self, search: _Search | _CompiledSearch, state: State, actions: list[int], exact: bool) -> dict:
-        """``_root_values`` with ``search``: its iterations deeper and deeper until the budget is spent."""
+        search = _CompiledSearch.for_state(state, deadline, self.nodes) or _Search(deadline, self.nodes)
         budgeted = self.seconds is not None or self.nodes is not None
         completed: dict[int, float] = {}
         completed_depth = 0
@@ -152,7 +146,7 @@ class AlphaBetaAgent(Agent):
             search.armed = True  # the first iteration always completes
             if not search.horizon_reached or (not exact and max(values.values()) > HEURISTIC_LIMIT):
                 break  # every line ended, or a win is proven: deeper search changes nothing
-            order = sorted(order, key=lambda a: -values[a])
+            order = sorted(values, key=lambda a: -values[a])  # (actions the engine declines drop out)
         self.stats = {"depth": completed_depth, "nodes": search.nodes}
         return completed
 
@@ -177,7 +171,10 @@ class _Search:
         best = float("-inf")
         for action in actions:
             alpha = float("-inf") if exact else best - _EPS  # ties with the best stay exact
-            values[action] = self.child_value(state.child(action), mover, depth - 1, 1, alpha, float("inf"))
+            child = _child(state, action)
+            if child is None:
+                continue
+            values[action] = self.child_value(child, mover, depth - 1, 1, alpha, float("inf"))
             best = max(best, values[action])
 
     def value(self, state: State, depth: int, ply: int, alpha: float, beta: float) -> float:
@@ -198,7 +195,9 @@ class _Search:
         first = self.best_action.get(key)
         children = []
         for action in state.legal_actions():
-            child = state.child(action)
+            child = _child(state, action)
+            if child is None:
+                continue
             children.append((action == first, _static_value(child, mover, ply + 1), action, child))
         children.sort(key=lambda c: (not c[0], -c[1]))  # last best first, then best static value
         start_alpha = alpha
@@ -267,9 +266,8 @@ class _CompiledSearch:
         return cls(tree, deadline, node_limit)
 
     def root(self, state: State, actions: list[int], depth: int, exact: bool, values: dict[int, float]) -> None:
-        """``_Search.root``: raises ``_OutOfBudget`` as it does, and ``_Fallback`` where the
-        engine must search itself."""
-        from ..compiled_alphabeta import COMPLETED, FALLBACK
+        """``_Search.root``: raises ``_OutOfBudget`` as it does."""
+        from ..compiled_alphabeta import COMPLETED
 
         tree = self.tree
         found = np.zeros(len(actions), np.float64)
@@ -278,9 +276,7 @@ class _CompiledSearch:
             self.armed, self._node_limit(), self.nodes, *self.best, found,
         )  # fmt: skip
         self.nodes, self.horizon_reached, self.best = int(nodes), bool(horizon), tuple(best)
-        values.update(zip(actions[:valued], found[:valued].tolist()))
-        if status == FALLBACK:
-            raise _Fallback
+        values.update((a, v) for a, v in zip(actions[:valued], found[:valued].tolist()) if v == v)  # NaN: declined
         if status != COMPLETED:
             raise _OutOfBudget
 
@@ -302,8 +298,13 @@ class _OutOfBudget(Exception):
     """Raised inside the search when the budget is spent; the deepening loop catches it."""
 
 
-class _Fallback(Exception):
-    """Raised by the compiled search where the engine must search a position itself."""
+def _child(state: State, action: int) -> State | None:
+    """``state.child(action)``, or None where the engine declines the action (``EngineLimitError``:
+    a Cross-endodoi sowing past its lap limit), which the search then leaves out."""
+    try:
+        return state.child(action)
+    except EngineLimitError:
+        return None
 
 
 def _static_value(state: State, mover: int, ply: int) -> float:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, State
+from ..errors import EngineLimitError
 from ..kernels import playout_kernel, random_rollout, rollout_function
 from .base import (
     MAX_ITERATIONS,
@@ -132,7 +133,7 @@ class MCTSAgent(Agent):
         actions = self._check_supported(state)
         if len(actions) == 1:
             return actions[0]
-        return self._search(state, lambda root: max(root.edges, key=lambda e: (e.visits, e.total / e.visits)).action)
+        return self._search(state, lambda root: _most_visited(root) if root.edges else actions[0])
 
     def analyse(self, state: State) -> list[dict]:
         """Search ``state`` and report every legal action, most visited first.
@@ -194,7 +195,10 @@ class MCTSAgent(Agent):
                 if node.untried:
                     action = node.untried.pop()
                     state = node.state.clone()
-                    state.apply_action(action)
+                    try:
+                        state.apply_action(action)
+                    except EngineLimitError:
+                        continue  # the engine cannot play it (a sowing that never ends): never an edge
                     known = len(table)
                     edge = _Edge(action, self._node(state, table))
                     node.edges.append(edge)
@@ -304,6 +308,12 @@ class _Edge:
         self.child = child
         self.visits = 0
         self.total = 0.0
+
+
+def _most_visited(root: _Node) -> int:
+    """The root's most visited action, the better mean among equals. (A root without edges has
+    only actions the engine declines: ``choose_action`` then plays one, and the engine raises.)"""
+    return max(root.edges, key=lambda e: (e.visits, e.total / e.visits)).action
 
 
 def _uct_edge(node: _Node, c: float) -> _Edge:

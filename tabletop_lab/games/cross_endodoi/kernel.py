@@ -182,7 +182,9 @@ def _rollout(holes, store0, store1, to_move, budget, stream, ring, max_laps, tot
 @njit
 def _roll(pos, budget, stream, ring, max_laps, total):
     """A random rollout on ``pos`` (changed): player 0's value, the new stream state, and the
-    status (1 ended, 0 stopped by ``budget``: the value is then the evaluation, ``_LAP_LIMIT``)."""
+    status (1 ended, 0 stopped by ``budget`` or by a sowing past ``max_laps``, as
+    ``kernels.random_rollout`` stops: the value is then the evaluation, the store difference,
+    which a sowing changes only once it ends)."""
     played = 0
     status = 0
     while played < budget:
@@ -190,7 +192,7 @@ def _roll(pos, budget, stream, ring, max_laps, total):
             break
         stream, draw = next_draw(stream)
         if _sow(pos, _nth_legal(pos, choice_index(draw, _n_legal(pos))), ring, max_laps) == _LAP_LIMIT:
-            return 0.0, stream, _LAP_LIMIT
+            return (pos[_STORES] - pos[_STORES + 1]) / total, stream, 0
         played += 1
     if _is_over(pos):
         status = 1
@@ -234,7 +236,7 @@ def _tree_rollout(pos, budget, stream, rules, values):
     value, stream, status = _roll(pos.copy(), budget, stream, rules[0], rules[1], rules[2])
     values[0] = value
     values[1] = -value
-    return stream, (-1 if status == _LAP_LIMIT else 0)
+    return stream, 0
 
 
 @njit
@@ -330,14 +332,10 @@ class CrossEndodoiKernel:
             return (state.returns() if state.is_terminal() else state.evaluate()), stream
         game = state.game
         stores = state.stores
-        value, after, status = _rollout(
+        value, after, _ = _rollout(
             tuple(state.holes), stores[0], stores[1], state.to_move, budget, np.uint64(stream),
             *self._rules(game), game.total_seeds,
         )  # fmt: skip
-        if status == _LAP_LIMIT:  # let the engine raise its LapLimitError
-            from ...kernels import random_rollout
-
-            return random_rollout(state.clone(), budget, stream)
         return [value, -value if value else 0.0], int(after)
 
     def tree_root(self, state: CrossEndodoiState) -> TreeRoot:
