@@ -1,5 +1,6 @@
-"""``tabletop_lab.analysis.analyse``: forced wins found and proven, exact values right, the same
-analysis from the same seed, only the mover's view in Sinomilia, clear errors.
+"""``tabletop_lab.analysis``: ``analyse`` finds and proves forced wins, gives proven moves their
+exact values, the same analysis from the same seed and only the mover's view in Sinomilia;
+``review`` has a row per whole move labelled by its loss; bad input gets clear errors.
 
 The forced wins are checked against a brute force written here (every whole move, no pruning,
 no table), in positions met near the end of seeded random games. Budgets are fixed (never time).
@@ -11,8 +12,8 @@ import random
 
 import pytest
 
-from tabletop_lab import load_game
-from tabletop_lab.analysis import analyse
+from tabletop_lab import ActionError, GameRecord, PositionError, load_game
+from tabletop_lab.analysis import COLUMNS, THRESHOLDS, analyse, label_for, review
 
 BUDGET = 300  # the expert's simulations: small, the exact search does the work near the end
 
@@ -172,3 +173,63 @@ def test_bad_input_is_refused_clearly():
     growing.apply_action(growing.string_to_action("grow b1"))  # the first stone of a growth move
     with pytest.raises(ValueError, match="a move is in progress"):
         analyse(growing)
+
+
+# ----------------------------------------------------------------------------- review
+
+
+def _random_record(name, seed, moves, **options):
+    game = load_game(name, **options)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    while not state.is_terminal() and len(state.move_history()) < moves:
+        state.apply_move(rng.choice(state.legal_moves()))
+    return GameRecord.from_state(state, seed=seed), state
+
+
+@pytest.mark.parametrize(("name", "options"), [("cross_endodoi", {}), ("sygo", {"size": 5})])
+def test_review_has_a_row_per_whole_move_labelled_by_its_loss(name, options):
+    record, final = _random_record(name, 3, 12, **options)
+    frame = review(record, budget=200, nodes=200, seed=1, progress=False)
+    moves = final.move_history()
+    assert name != "sygo" or len(record.actions) > len(moves)  # growth moves take several actions
+    assert list(frame.columns) == list(COLUMNS)
+    assert list(frame["played"]) == moves and list(frame["move"]) == list(range(1, len(moves) + 1))
+    for row in frame.itertuples():
+        before = record.replay(upto=row.action)
+        assert not before.mid_turn() and before.current_player() == row.player
+        assert row.best_move in before.legal_moves()
+        assert row.value_before == row.best_value and 0 <= row.value_after <= 1
+        assert row.loss >= 0 and row.label == label_for(row.loss)
+        if row.played == row.best_move:
+            assert row.loss == 0
+        else:
+            assert row.loss == pytest.approx(max(0.0, row.best_value - row.played_value))
+    if final.is_terminal():  # the last move's value after is the game's result for its mover
+        last = frame.iloc[-1]
+        winners = final.result().winners
+        assert last.value_after in (0.0, 0.5, 1.0) and (last.value_after == 1.0) == (last.player in winners)
+    assert review(record, budget=200, nodes=200, seed=1, progress=False).equals(frame)
+
+
+def test_review_labels_follow_the_documented_thresholds():
+    assert [label_for(x) for x in (0.0, 0.019, 0.02, 0.049, 0.05, 0.099, 0.1, 0.199, 0.2, 1.0)] == [
+        "best", "best", "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder",
+    ]  # fmt: skip
+    assert dict(THRESHOLDS) == {"best": 0.02, "good": 0.05, "inaccuracy": 0.10, "mistake": 0.20}
+
+
+def test_review_refuses_bad_input_clearly():
+    record, _ = _random_record("cross_endodoi", 1, 4)
+    broken = GameRecord(game=record.game, options=record.options, actions=[*record.actions, "99"])
+    cases = [
+        ("not a record", {}, PositionError, "record must be a GameRecord"),
+        ({"game": "cross_endodoi"}, {}, PositionError, "at least 'game', 'options' and 'actions'"),
+        (broken, {}, ActionError, r"actions\[4\]"),
+        (record, {"budget": 0}, ValueError, "budget must be an integer >= 1"),
+        (record, {"nodes": -1}, ValueError, "nodes must be an integer >= 0"),
+        (record, {"progress": "yes"}, ValueError, "progress must be True, False or a callable"),
+    ]
+    for given, kwargs, error, message in cases:
+        with pytest.raises(error, match=message) as caught:
+            review(given, **{"progress": False, **kwargs})
+        assert len(str(caught.value)) < 300

@@ -12,6 +12,7 @@ See ``docs/analysis.md`` for what the values mean and how the review labels move
 """
 
 from .position import Analysis, MoveValue, analyse
+from .review import COLUMNS, THRESHOLDS, label_for, review
 from .solver import Solver, solvable
 
-__all__ = ["Analysis", "MoveValue", "analyse", "Solver", "solvable"]
+__all__ = ["Analysis", "MoveValue", "analyse", "review", "label_for", "THRESHOLDS", "COLUMNS", "Solver", "solvable"]
