@@ -16,6 +16,9 @@ MODULES = [
     "tabletop_lab.sim.match",
     "tabletop_lab.sim.tournament",
     "tabletop_lab.agents.registry",
+    "tabletop_lab.analysis",
+    "tabletop_lab.analysis.position",
+    "tabletop_lab.analysis.review",
     "tabletop_lab.render",
 ]
 

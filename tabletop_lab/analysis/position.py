@@ -28,6 +28,7 @@ the machine and its load.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -57,13 +58,14 @@ LINE_SHARE = 8
 #: The exact solver's default node limit (positions expanded per analysis): a few tenths of a
 #: second in Python on these games (a position costs some 0.1-0.3 ms), enough for the mates in 2 met in random play.
 SOLVER_NODES = 3_000
-#: Simulations of the probe that measures the rate for a ``seconds`` budget.
-PROBE_ITERATIONS = 256
-#: Of the time a ``seconds`` budget leaves after the probe: the solver's share, and the share
-#: planned for the expert's simulations at the position (more go to a line and to moves of
-#: several actions, and a search's rate falls as its tree grows).
+#: Simulations of the first probe that measures the rate for a ``seconds`` budget (the second
+#: has twice as many).
+PROBE_ITERATIONS = 512
+#: Of the time a ``seconds`` budget leaves after the probes: the solver's share, and the share
+#: planned for the expert's simulations at the position (the rest goes to moves of several
+#: actions and to the line, which stops when the time is up).
 SOLVER_TIME_SHARE = 0.2
-SEARCH_TIME_SHARE = 0.4
+SEARCH_TIME_SHARE = 0.45
 #: The fewest simulations of a search after an action that does not complete a move, and the
 #: most such searches per analysis: prefixes beyond them keep their whole moves unvalued.
 MIN_SEARCH = 64
@@ -161,15 +163,15 @@ def analyse(
     _check_settings(seconds, budget, top, seed, nodes)
     expert = _expert_class(state)
     nodes = SOLVER_NODES if nodes is None else nodes
-    deadline = None
+    deadline = end = None
     if seconds is not None:
-        budget, deadline = _budget_for(state, expert, seconds, seed)
+        budget, deadline, end = _budget_for(state, expert, seconds, seed)
     elif budget is None:
         budget = expert(seed=seed).iterations
     solver = Solver(state.game) if solvable(state.game) is None and nodes > 0 else None
     before = solver.total_nodes if solver else 0
     found = _Search(state, expert, budget, nodes, seed, solver, deadline)
-    line, spent = _line(state, found, expert, budget, nodes, seed, solver)
+    line, spent = _line(state, found, expert, budget, nodes, seed, solver, end)
     moves = found.moves if top is None else found.moves[:top]
     return Analysis(
         game=state.game.name,
@@ -316,9 +318,11 @@ def _line(
     nodes: int,
     seed: int,
     solver: Solver | None,
+    end: float | None,
 ) -> tuple[list[str], int]:
-    """The best line from ``state`` (``found``'s best move first) and the simulations spent on it.
-    With hidden information it is played in one world drawn from the mover's view."""
+    """The best line from ``state`` (``found``'s best move first) and the simulations spent on it,
+    cut short at ``end`` (a ``time.perf_counter()`` value) when the analysis has a time. With
+    hidden information it is played in one world drawn from the mover's view."""
     line = [found.best.move]
     position = state.clone()
     if not state.game.info.perfect_information:
@@ -327,7 +331,10 @@ def _line(
     spent = 0
     shorter = max(MIN_SEARCH, budget // LINE_SHARE)
     while len(line) < LINE_MOVES and not position.is_terminal():
-        step = _Search(position, expert, shorter, nodes // LINE_SHARE, _seed(seed, f"line/{len(line)}"), solver)
+        if end is not None and time.perf_counter() > end:
+            break
+        tag = _seed(seed, f"line/{len(line)}")
+        step = _Search(position, expert, shorter, nodes // LINE_SHARE, tag, solver, end)
         spent += step.simulations
         line.append(step.best.move)
         position.apply_move(step.best.move)
@@ -352,18 +359,24 @@ def _expert_class(state: State) -> type[Agent]:
     return type(make_agent(name, game=state.game))
 
 
-def _budget_for(state: State, expert: type[Agent], seconds: float, seed: int) -> tuple[int, float]:
-    """The expert's simulations for about ``seconds`` in all, from a timed probe search (after
-    one that compiles the game's kernel if needed), and the solver's deadline."""
+def _budget_for(state: State, expert: type[Agent], seconds: float, seed: int) -> tuple[int, float, float]:
+    """For about ``seconds`` in all: the expert's simulations at the position, the solver's
+    deadline and the line's. Two timed probe searches (after one that compiles the game's
+    kernel if needed) of ``PROBE_ITERATIONS`` and twice as many simulations give the rate and how
+    it falls as a tree grows (the time taken as a power of the simulations, from 1 to 1.5)."""
     start = time.perf_counter()
     expert(seed=seed, iterations=1).analyse(state)  # compiles the kernel, if not yet
-    probe_start = time.perf_counter()
-    expert(seed=seed, iterations=PROBE_ITERATIONS).analyse(state)
+    times = []
+    for n in (PROBE_ITERATIONS, 2 * PROBE_ITERATIONS):
+        began = time.perf_counter()
+        expert(seed=seed, iterations=n).analyse(state)
+        times.append(max(time.perf_counter() - began, 1e-6))
     now = time.perf_counter()
-    rate = PROBE_ITERATIONS / max(now - probe_start, 1e-9)
     left = max(seconds - (now - start), 0.0)
-    budget = min(MAX_ITERATIONS, max(1, int(rate * left * SEARCH_TIME_SHARE)))
-    return budget, now + left * SOLVER_TIME_SHARE
+    power = min(max(math.log2(times[1] / times[0]), 1.0), 1.5)
+    planned = 2 * PROBE_ITERATIONS * (left * SEARCH_TIME_SHARE / times[1]) ** (1 / power)
+    budget = min(MAX_ITERATIONS, max(1, int(planned)))
+    return budget, now + left * SOLVER_TIME_SHARE, start + seconds
 
 
 # ----------------------------------------------------------------------------- checks
