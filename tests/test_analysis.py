@@ -212,7 +212,10 @@ def test_review_has_a_row_per_whole_move_labelled_by_its_loss(name, options):
         last = frame.iloc[-1]
         winners = final.result().winners
         assert last.value_after in (0.0, 0.5, 1.0) and (last.value_after == 1.0) == (last.player in winners)
-    assert review(record, budget=200, nodes=200, seed=1, progress=False).equals(frame)
+    counted = []
+    again = review(record, budget=200, nodes=200, seed=1, progress=lambda done, total: counted.append((done, total)))
+    assert again.equals(frame)  # the same seed, the same review
+    assert counted[-1][0] == counted[-1][1] == len(moves) + (not final.is_terminal())  # positions analysed
 
 
 def test_review_labels_follow_the_documented_thresholds():
