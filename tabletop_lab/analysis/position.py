@@ -9,8 +9,9 @@ Three searches make one analysis:
    from the position gives each first action its simulations (``visits``) and mean result. A
    move of several actions (Sygo's growth, Capitals' jump chains) is valued as the expert plays
    it: the position after a first action that does not complete the move is searched again,
-   with the share of the simulations that action received, until the move is complete. Moves
-   the search never reached have no value (``None``). In a game of hidden information the
+   with the share of the simulations that action received, until the move is complete: along
+   the expert's own choice first, then the others by their share (at most ``MAX_EXPANSIONS``
+   searches). Moves the search never reached have no value (``None``). In a game of hidden information the
    expert is information-set MCTS, which reads only what the player to move may see; no
    exact search runs there, since it would read the hidden cards.
 3. **The line**: the best move, then the best reply of a shorter analysis after it, and so on
@@ -28,6 +29,8 @@ the machine and its load.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 import random
 import time
@@ -211,7 +214,7 @@ class _Search:
         self.expert = expert
         self.seed = seed
         self.simulations = 0
-        self._expansions = 0
+        self._order = itertools.count()  # ties on the heap of searches to make: first pushed first
         try:
             legal: list[str] | None = state.legal_moves()
         except EnumerationLimitError:
@@ -225,23 +228,53 @@ class _Search:
         found: dict[str, tuple[int, float | None]] = {}
         choice = None
         if not everything_proven:
-            choice = self._expert_moves(state, [], budget, "root", found)
+            choice = self._expert_moves(budget, found)
         names = legal if legal is not None else list(found)
         self.moves = _ranked([_value(m, found.get(m), bounds.get(m)) for m in names])
         self.best = _best(self.moves, choice)
         self.moves = [self.best] + [m for m in self.moves if m is not self.best]
         self.proven = self.best.proven and (self.best.value == 1.0 or (legal is not None and everything_proven))
 
-    def _expert_moves(
-        self, position: State, path: list[int], budget: int, tag: str, found: dict[str, tuple[int, float | None]]
-    ) -> str:
-        """Search ``position`` (the move so far: ``path``) with ``budget`` simulations; add every
-        whole move reached to ``found`` (move -> visits, value) and return the expert's choice."""
-        agent = self.expert(seed=_seed(self.seed, tag), iterations=budget)
-        rows = agent.analyse(position)
+    def _expert_moves(self, budget: int, found: dict[str, tuple[int, float | None]]) -> str | None:
+        """The expert's search from the position with ``budget`` simulations, and its searches
+        after first actions that do not complete a move: along the expert's own choice first,
+        then the others by the share of the simulations that reached them, at most
+        ``MAX_EXPANSIONS``. Adds every whole move reached to ``found`` (move -> visits, value);
+        returns the expert's choice (``None`` if its move was left incomplete)."""
+        waiting: list[tuple[float, int, State, list[int], int, str]] = []  # a heap, largest share first
+        choice = None
+        job: tuple[State, list[int], int, str] | None = (self.state, [], budget, "root")
+        expansions = 0
+        while job is not None:
+            position, path, share, tag = job
+            principal = self._search_prefix(position, path, share, tag, found, waiting)
+            if principal is None or isinstance(principal, str):
+                choice = principal
+                break
+            expansions += 1
+            job = principal if expansions <= MAX_EXPANSIONS else None
+        while waiting and expansions < MAX_EXPANSIONS:
+            _, _, position, path, share, tag = heapq.heappop(waiting)
+            expansions += 1
+            self._search_prefix(position, path, share, tag, found, waiting)
+        return choice
+
+    def _search_prefix(
+        self,
+        position: State,
+        path: list[int],
+        budget: int,
+        tag: str,
+        found: dict[str, tuple[int, float | None]],
+        waiting: list,
+    ) -> str | tuple | None:
+        """Search ``position`` (the move so far: ``path``): add the whole moves it completes to
+        ``found`` and push its visited incomplete ones on ``waiting``. Returns its most visited
+        action's whole move, or the search to make after it (a tuple) when it is incomplete."""
+        rows = self.expert(seed=_seed(self.seed, tag), iterations=budget).analyse(position)
         self.simulations += budget
         total = max(1, sum(row["visits"] for row in rows))
-        choice = None
+        principal = None
         for rank, row in enumerate(rows):  # most visited first: the expert's choice first
             actions = [*path, row["action"]]
             after = position.child(row["action"])
@@ -249,18 +282,20 @@ class _Search:
                 only = after.legal_actions()[0]
                 actions.append(only)
                 after.apply_action(only)
-            value = None if row["value"] is None else (row["value"] + 1) / 2
             if not after.mid_turn():
                 move = self.state._move_string(actions)
+                value = None if row["value"] is None else (row["value"] + 1) / 2
                 if move not in found or found[move][0] < row["visits"]:
                     found[move] = (row["visits"], value)
-                choice = choice or move
-            elif row["visits"] and self._expansions < MAX_EXPANSIONS:
-                self._expansions += 1
+                principal = move if rank == 0 else principal
+            elif row["visits"]:
                 share = max(min(MIN_SEARCH, budget), budget * row["visits"] // total)
-                inner = self._expert_moves(after, actions, share, f"{tag}/{rank}", found)
-                choice = choice or inner
-        return choice
+                job = (after, actions, share, f"{tag}/{rank}")
+                if rank == 0:
+                    principal = job
+                else:
+                    heapq.heappush(waiting, (-share, next(self._order), *job))
+        return principal
 
 
 _OPEN = RootBound(-1.0, 1.0, 0)
