@@ -13,7 +13,7 @@ import random
 import pytest
 
 from tabletop_lab import ActionError, GameRecord, PositionError, load_game
-from tabletop_lab.analysis import COLUMNS, THRESHOLDS, analyse, label_for, review
+from tabletop_lab.analysis import COLUMNS, THRESHOLDS, Solver, analyse, label_for, review, solvable
 
 BUDGET = 300  # the expert's simulations: small, the exact search does the work near the end
 
@@ -131,9 +131,21 @@ def test_multi_action_moves_are_whole_moves():
 
 def test_capitals_values_are_for_the_movers_team():
     state = load_game("capitals").new_initial_state()
-    found = analyse(state, budget=400, seed=0, nodes=0)
-    assert found.side == (0, 2) and found.player == 0
+    found = analyse(state, budget=400, seed=0, nodes=50)
+    assert found.side == (0, 2) and found.player == 0 and found.solver_nodes > 0
     assert found.best_move in state.legal_moves()
+    frame = found.to_frame()
+    assert list(frame.columns) == ["move", "value", "visits", "depth", "proven"]
+    assert list(frame["move"]) == [m.move for m in found.moves] and frame["value"].between(0, 1).all()
+
+
+def test_no_exact_search_where_there_is_no_single_result_to_prove():
+    state = load_game("sinoda", players=3).new_initial_state()
+    found = analyse(state, budget=300, seed=0)
+    assert found.side == (0,) and found.solver_nodes == 0 and not any(m.proven for m in found.moves)
+    assert solvable(state.game) is not None and "3 sides" in solvable(state.game)
+    with pytest.raises(ValueError, match="cannot be solved exactly"):
+        Solver(state.game)
 
 
 def test_sinomilia_analysis_reads_only_what_the_player_to_move_sees():
