@@ -66,9 +66,21 @@ class _OutOfNodes(Exception):
 class Solver:
     """Interval alpha-beta over two sides, deepening ply by ply, for one game.
 
-    ``solve(state, moves, nodes)`` bounds each whole move of ``moves`` (canonical strings) from
-    ``state``, expanding at most ``nodes`` positions this call. ``nodes`` counts positions
-    expanded in all (``total_nodes``).
+    ``solve(state, children, nodes)`` bounds each whole move from ``state`` (``children``: move
+    -> the position after it), expanding at most ``nodes`` positions in this call;
+    ``total_nodes`` counts the positions expanded in all calls.
+
+    >>> from tabletop_lab import load_game
+    >>> state = load_game("cross_endodoi").state_from_notation("0,0,0,0,1,1/0,0,0,0,0,1 20-13 0")
+    >>> children = {}
+    >>> for move in state.legal_moves():
+    ...     children[move] = state.clone()
+    ...     children[move].apply_move(move)
+    >>> bounds, depth = Solver(state.game).solve(state, children, nodes=1000)
+    >>> {move: (bound.lo, bound.hi, bound.depth) for move, bound in bounds.items()}
+    {'4': (1.0, 1.0, 5), '5': (-1.0, 1.0, 4)}
+
+    South wins by force with ``4`` within 5 plies; the search stops there, ``5`` still open, searched 4 plies deep.
     """
 
     def __init__(self, game: Game):
