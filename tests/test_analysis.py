@@ -99,7 +99,7 @@ def test_proven_moves_have_their_exact_values(name, options, games, least):
             else:
                 assert entry.value is None or 0.0 <= entry.value <= 1.0
         listed = {entry.move for entry in found.moves}
-        assert listed == set(position.legal_moves()) and found.legal_moves == len(listed)
+        assert listed == set(position.legal_moves()) and found.move_count == len(listed)
     assert checked >= least
 
 
@@ -120,7 +120,7 @@ def test_multi_action_moves_are_whole_moves():
         state.apply_move(rng.choice(state.legal_moves()))
     found = analyse(state, budget=400, seed=0, nodes=0)
     legal = state.legal_moves()
-    assert found.legal_moves == len(legal) and sorted(m.move for m in found.moves) == sorted(legal)
+    assert found.move_count == len(legal) and sorted(m.move for m in found.moves) == sorted(legal)
     actions = {m.move: len(_after(state, m.move).history()) - len(state.history()) for m in found.moves}
     assert any(actions[m.move] > 1 for m in found.moves if m.visits)  # searched moves of several actions
     assert analyse(state, budget=400, seed=0, nodes=0, top=5).moves == found.moves[:5]

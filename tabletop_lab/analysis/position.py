@@ -102,7 +102,7 @@ class Analysis:
     seats sharing that player's result). ``proven``: that value is exact (a forced win, or every
     move's result forced). ``line``: the best line, ``best_move`` first. ``moves``: whole moves,
     best first (the best move, then by value, unvalued moves last): all of them, or the best
-    ``top``; ``legal_moves`` counts them all (``None`` when too many to list).
+    ``top``; ``move_count`` counts them all (``None`` when too many to list).
     ``budget``: the expert's simulations at the position; ``simulations``: all of the analysis's;
     ``solver_nodes``: positions the exact search expanded (0 where it cannot run).
     """
@@ -115,7 +115,7 @@ class Analysis:
     proven: bool
     line: tuple[str, ...]
     moves: tuple[MoveValue, ...]
-    legal_moves: int | None
+    move_count: int | None
     budget: int
     simulations: int
     solver_nodes: int
@@ -185,7 +185,7 @@ def analyse(
         proven=found.proven,
         line=tuple(line),
         moves=tuple(moves),
-        legal_moves=found.legal,
+        move_count=found.legal,
         budget=budget,
         simulations=found.simulations + spent,
         solver_nodes=(solver.total_nodes - before) if solver else 0,
