@@ -16,6 +16,10 @@ MODULES = [
     "tabletop_lab.sim.match",
     "tabletop_lab.sim.tournament",
     "tabletop_lab.agents.registry",
+    "tabletop_lab.analysis",
+    "tabletop_lab.analysis.position",
+    "tabletop_lab.analysis.review",
+    "tabletop_lab.analysis.solver",
     "tabletop_lab.render",
     "tabletop_lab.metrics",
 ]

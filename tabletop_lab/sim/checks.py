@@ -66,14 +66,15 @@ def check_progress(progress: Any) -> None:
 
 
 def progress_reporter(
-    progress: Progress, total: int, desc: str, notice: str | None = None
+    progress: Progress, total: int, desc: str, notice: str | None = None, unit: str = "game"
 ) -> tuple[Callable[[int], Any], Callable[[], Any]]:
-    """``report(done)`` and ``close()`` for a tqdm bar, a user callable or nothing. A bar reads
-    ``notice`` (such as ``"compiling Sygo (about 45 s, once per machine)"``) until games finish."""
+    """``report(done)`` and ``close()`` for a tqdm bar (counting ``unit``s), a user callable or
+    nothing. A bar reads ``notice`` (such as ``"compiling Sygo (about 45 s, once per machine)"``)
+    until the first are done."""
     if progress is True:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total, unit="game", desc=f"{desc}: {notice}" if notice else desc)
+        bar = tqdm(total=total, unit=unit, desc=f"{desc}: {notice}" if notice else desc)
 
         def report(done: int) -> None:
             if notice and done:
