@@ -27,9 +27,22 @@ from .versions import FIRST_RULES_VERSION, package_version
 
 __all__ = ["GameRecord", "RulesVersionWarning"]
 
-_KEYS = ("version", "game", "options", "seed", "start", "actions", "agents", "result", "cards_shown", "versions")
-#: The record format: 2 added ``cards_shown``, 3 ``versions``; a record without ``version`` is of format 1.
-RECORD_VERSION = 3
+_KEYS = (
+    "version",
+    "game",
+    "options",
+    "seed",
+    "start",
+    "actions",
+    "agents",
+    "result",
+    "cards_shown",
+    "versions",
+    "hints",
+)
+#: The record format: 2 added ``cards_shown``, 3 ``versions``, 4 ``hints``; a record without
+#: ``version`` is of format 1 (a field a record lacks takes its default: no hints, no cards shown).
+RECORD_VERSION = 4
 _MESSAGE_ROOM = 270  # characters of a replay error besides " cannot be played: " (under 300 in all)
 
 
@@ -45,6 +58,8 @@ class GameRecord:
     ``seed`` is the seed the players' randomness came from (the engines have none).
     ``cards_shown``: someone at a Play board showed every seat's hidden cards during the game.
     ``versions`` is ``{"package": version, "rules": the game's rules version}`` when made.
+    ``hints``: the actions played when each hint was shown at a Play board (one entry per hint;
+    replay ignores them).
 
     A malformed record raises ``PositionError`` naming the field; an action that cannot be
     played on replay raises the engine's ``ActionError``, prefixed with its index in ``actions``.
@@ -59,6 +74,7 @@ class GameRecord:
     result: dict | None = field(default=None)
     cards_shown: bool = False
     versions: dict | None = None
+    hints: list[int] = field(default_factory=list)
     version: int = RECORD_VERSION
 
     @classmethod
@@ -212,6 +228,11 @@ def _check_fields(record: GameRecord) -> None:
             "a list of agent labels or null",
         ),
         ("result", optional(record.result, dict), "a result object or null"),
+        (
+            "hints",
+            isinstance(record.hints, list) and all(_is_seed(h) for h in record.hints),
+            "a list of action counts (non-negative integers)",
+        ),
         ("versions", record.versions is None or _is_versions(record.versions), _VERSIONS),
     )
     for name, ok, expected in checks:

@@ -26,6 +26,19 @@ Hidden information (games whose ``info.information`` is ``"imperfect"``):
 Agents: ``run_agents`` lets agents play while one is to move; given an asyncio ``loop`` they
 think in a thread and answer on the loop (``animate`` may show the move before it is played),
 else they answer at once. A move never waits for numba's compiler (``kernels.ready_kernels_only``).
+
+Hints and the evaluation (``tabletop_lab.analysis``) run the same way, in a thread under a loop:
+
+* ``hint()`` analyses the position for the human to move at a fixed budget (``hint_budget``:
+  the expert's own divided by ``HINT_SHARE``, a few tenths of a second) and shows the best move
+  (``hint_shown``); every hint shown is counted in the record (``GameRecord.hints``). With hidden
+  information the analysis reads only what the player to move may see (its expert is
+  information-set MCTS), and a hint is given only to the seat at the screen.
+* ``set_evaluation(seat)`` shows, after each move, the win chance of ``seat``'s side from a
+  smaller analysis (``evaluation_budget``). It is off by default: each evaluation is a search
+  after every move, on machines whose cores the agents' searches use. It never starts while an
+  agent thinks (the value after the agent's reply follows), and with hidden information it
+  reads only the viewer's view (the position is redrawn from it when another seat is to move).
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from . import analysis
 from .agents import Agent, make_agent
 from .core import Game, State, canonical_json
 from .errors import ActionError, PositionError
@@ -45,7 +59,7 @@ from .parsing import read_json
 from .records import GameRecord
 from .registry import game_names, load_game
 
-__all__ = ["HUMAN", "PlaySession", "SessionView"]
+__all__ = ["HUMAN", "Evaluation", "Hint", "PlaySession", "SessionView"]
 
 HUMAN = "human"
 
@@ -76,6 +90,34 @@ class SessionView:
     notice: str
     undo: str = ""
     agent: str = ""
+    hint: str = ""
+    hint_move: str = ""
+    evaluation: str = ""
+    evaluation_value: float | None = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best move for the human to move (``player``) at the position after ``at`` actions:
+    ``move`` a whole-move string, ``value`` its win chance for the player's side (exact when
+    ``proven``)."""
+
+    player: int
+    at: int
+    move: str
+    value: float
+    proven: bool
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The win chance ``value`` of seat ``seat``'s side at the position after ``at`` actions
+    (``proven``: exact, as at the end of the game)."""
+
+    seat: int
+    at: int
+    value: float
+    proven: bool
 
 
 class PlaySession:
@@ -85,6 +127,15 @@ class PlaySession:
     player to move must do when it is more than a move (default: nothing said)."""
 
     THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
+    #: A hint's budget is the expert's own divided by this (at least ``HINT_MIN``): Cross-endodoi
+    #: 12,500 simulations, Sinoda 5,000, Sygo and Capitals 2,500, Sinomilia 500; 0.1-0.5 s here.
+    HINT_SHARE = 8
+    HINT_MIN = 500
+    #: The evaluation's budget: the expert's own divided by this (at least ``EVALUATION_MIN``), and
+    #: its exact solver's node limit: 0.05-0.2 s a position here.
+    EVALUATION_SHARE = 32
+    EVALUATION_MIN = 200
+    EVALUATION_NODES = 500
 
     def __init__(
         self,
@@ -114,6 +165,11 @@ class PlaySession:
         self._epoch = 0
         self._busy = False
         self._paused = False  # agents wait: Agent move plays one move, resume() lets them go on
+        self._hinting = False  # a hint is being searched
+        self._evaluation_seat: int | None = None  # whose win chance the evaluation shows (None: off)
+        self._evaluation: Evaluation | None = None
+        self._evaluating: tuple | None = None  # the key of the position being evaluated
+        self._evaluated_key: tuple | None = None  # the key of ``_evaluation``
         specs = [HUMAN] * game.num_players if seats is None else list(seats)
         if len(specs) != game.num_players:
             raise ValueError(f"{game.name}: seats needs {game.num_players} entries (one per player), got {len(specs)}")
@@ -268,7 +324,9 @@ class PlaySession:
             return not self.perfect and not self._showing_all
         if control == "hide":
             return self._showing_all
-        return control in ("jump", "new", "seats")
+        if control == "hint":
+            return self.hint_refusal() is None
+        return control in ("jump", "new", "seats", "evaluation")
 
     def move_strings(self) -> list[str]:
         """The canonical strings of the line's moves (what a shared link lists)."""
@@ -356,7 +414,10 @@ class PlaySession:
             "seats",
             "show_all",
             "hide",
+            "hint",
+            "evaluation",
         )
+        hint, evaluation = self.hint_shown, self.evaluation
         return SessionView(
             number=self.number,
             viewer=self.viewer,
@@ -374,6 +435,10 @@ class PlaySession:
             notice="" if hidden else self.notice,
             undo="" if hidden else self.undo_text(),
             agent="" if hidden else self.agent_text(),
+            hint="" if hidden else self.hint_text(),
+            hint_move="" if hidden or hint is None else hint.move,
+            evaluation="" if hidden else self.evaluation_text(),
+            evaluation_value=None if hidden or evaluation is None else evaluation.value,
         )
 
     # --- operations ----------------------------------------------------------------------
@@ -569,7 +634,190 @@ class PlaySession:
         labels = [agent.label if agent is not None else HUMAN for agent in self._agents]
         record = GameRecord.from_state(self._state, seed=self.seed, agents=labels)
         record.cards_shown = self._cards_shown
+        record.hints = list(self._hints)
         return record
+
+    # --- hints and the evaluation -------------------------------------------------------
+
+    @property
+    def hints(self) -> list[int]:
+        """The actions played when each hint of this game was shown (one entry per hint; a hint
+        still counts when its move is taken back)."""
+        return list(self._hints)
+
+    @property
+    def hint_shown(self) -> Hint | None:
+        """The hint for the position on screen, if one was asked for here."""
+        return self._hint
+
+    @property
+    def hinting(self) -> bool:
+        """True while a hint is being searched."""
+        return self._hinting
+
+    def hint_budget(self) -> int:
+        """The expert's simulations a hint spends: its own budget over ``HINT_SHARE``."""
+        return max(self.HINT_MIN, self._expert_budget() // self.HINT_SHARE)
+
+    def evaluation_budget(self) -> int:
+        """The expert's simulations an evaluation spends: its own budget over ``EVALUATION_SHARE``."""
+        return max(self.EVALUATION_MIN, self._expert_budget() // self.EVALUATION_SHARE)
+
+    def analysis_seed(self) -> int:
+        """The seed of hints and evaluations: the session's (0 when it has none)."""
+        return 0 if self.seed is None else self.seed
+
+    def hint_refusal(self) -> str | None:
+        """Why a hint cannot be given now, in words (``None``: it can)."""
+        state = self._state
+        if self.handing_over is not None:
+            return f"hand the screen to {self.names(self.handing_over)}, who presses Ready first"
+        if state.is_terminal():
+            return "the game is over: there is no move to hint"
+        if self._busy:
+            return f"wait: {self.who(state.current_player())} is thinking"
+        player = state.current_player()
+        if self._agents[player] is not None:
+            return f"a hint is for a human to move, and {self.who(player)} plays this seat"
+        if state.mid_turn():
+            return "a move is in progress: finish it or take it back (Undo), then ask for a hint"
+        if self._hinting:
+            return "a hint is being searched"
+        if self.hint_shown is not None:
+            return "the hint for this position is shown"
+        return None
+
+    def hint(self) -> None:
+        """Search the best move for the human to move (``hint_budget`` simulations, seeded by
+        ``analysis_seed``) and show it (``hint_shown``), counting it in the record; in a thread
+        when the session has a loop. Raises ``ValueError`` saying why when no hint can be given."""
+        refusal = self.hint_refusal()
+        if refusal is not None:
+            raise ValueError(f"no hint: {refusal}")
+        state, epoch = self._state.clone(), self._epoch
+        budget, seed = self.hint_budget(), self.analysis_seed()
+        with self._change():
+            self._hinting = True
+            self._background(
+                lambda: analysis.analyse(state, budget=budget, seed=seed),
+                lambda found, error: self._hinted(epoch, state, found, error),
+            )
+
+    def _hinted(self, epoch: int, state: State, found: Any, error: BaseException | None) -> None:
+        with self._change():
+            self._hinting = False
+            if error is None and epoch == self._epoch:
+                at = len(state.history())
+                self._hint = Hint(state.current_player(), at, found.best_move, found.value, found.proven)
+                self._hints.append(at)
+        if error is not None:
+            self._report(error)
+
+    def hint_text(self) -> str:
+        """The hint in words ("Hint: 4 (win chance 62%)"), or that one is being searched."""
+        if self._hinting:
+            return "Hint: searching…"
+        hint = self.hint_shown
+        if hint is None:
+            return ""
+        return f"Hint: {hint.move} ({_chance(hint.value, hint.proven)})"
+
+    @property
+    def evaluation_seat(self) -> int | None:
+        """The seat whose side's win chance the evaluation shows (``None``: the evaluation is off)."""
+        return self._evaluation_seat
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """The evaluation of the position on screen, once its search is done."""
+        found = self._evaluation
+        if found is None or self._evaluation_key() != self._evaluated_key:
+            return None
+        return found
+
+    def set_evaluation(self, seat: int | None) -> None:
+        """Show the win chance of ``seat``'s side after every move (``None``: no evaluation)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.game.num_players):
+            raise ValueError(f"evaluation seat must be 0..{self.game.num_players - 1} or None, got {seat!r}")
+        if len(self.game.teams()) != 2 and seat is not None:
+            raise ValueError(f"{self.game.name} has more than two sides: the evaluation shows two sides only")
+        with self._change():
+            self._evaluation_seat = seat
+            self._evaluation = self._evaluated_key = None
+
+    def evaluation_text(self) -> str:
+        """The evaluation in words ("Evaluation: South 62%")."""
+        seat = self._evaluation_seat
+        if seat is None:
+            return ""
+        found = self.evaluation
+        if found is None:
+            return f"Evaluation ({self.names(seat)}): …"
+        return f"Evaluation ({self.names(seat)}): {_chance(found.value, found.proven)}"
+
+    def _evaluation_key(self) -> tuple | None:
+        """What an evaluation now would be of: (seat, the actions played, viewer); ``None``: none now."""
+        if self._evaluation_seat is None or self._state.mid_turn() or self.handing_over is not None:
+            return None
+        return (self._evaluation_seat, tuple(self._state.history()), self.viewer)
+
+    def _evaluate(self) -> None:
+        """Start the evaluation of the position on screen, if it is on and none is due or running
+        for it; never while an agent thinks."""
+        key = self._evaluation_key()
+        if key is None or self._busy or self._evaluating == key or self.evaluation is not None:
+            return
+        seat, _, viewer = key
+        state, seed = self._state.clone(), self.analysis_seed()
+        if viewer is not None and not state.is_terminal() and state.current_player() != viewer:
+            state = state.resample(viewer, random.Random(seed))  # only what the viewer may see
+        self._evaluating = key
+        budget = self.evaluation_budget()
+        self._background(
+            lambda: _side_value(state, seat, budget, seed, self.EVALUATION_NODES),
+            lambda found, error: self._evaluated(key, found, error),
+        )
+
+    def _evaluated(self, key: tuple, found: Any, error: BaseException | None) -> None:
+        if self._evaluating == key:
+            self._evaluating = None
+        if error is not None:
+            self._report(error)
+            return
+        if key != self._evaluation_key():
+            self._evaluate()  # the position changed meanwhile: evaluate the new one
+            return
+        with self._change():
+            seat, history, _ = key
+            self._evaluation, self._evaluated_key = Evaluation(seat, len(history), *found), key
+
+    def _expert_budget(self) -> int:
+        return analysis.expert_budget(self._line[0])
+
+    def _background(self, work: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        """``done(work(), None)`` (or ``done(None, error)``): at once without a loop, else
+        ``work`` in a thread and ``done`` on the loop."""
+        if self.loop is None:
+            try:
+                outcome = (work(), None)
+            except Exception as exc:
+                outcome = (None, exc)
+            done(*outcome)
+            return
+        loop = self.loop
+
+        def run() -> None:
+            try:
+                with ready_kernels_only():
+                    outcome = (work(), None)
+            except Exception as exc:
+                outcome = (None, exc)
+            try:
+                loop.call_soon_threadsafe(done, *outcome)
+            except RuntimeError:  # the loop is closed: the kernel is gone
+                pass
+
+        threading.Thread(target=run, name="tl-session-analysis", daemon=True).start()
 
     # --- agents --------------------------------------------------------------------------
 
@@ -674,6 +922,11 @@ class PlaySession:
         finally:
             self._depth -= 1
             if self._depth == 0 and self._dirty:
+                self._depth = 1  # an evaluation made at once (no loop) joins this operation
+                try:
+                    self._evaluate()
+                finally:
+                    self._depth = 0
                 self._dirty = False
                 self.number += 1
                 for listener in list(self._listeners):
@@ -723,6 +976,7 @@ class PlaySession:
         self._labels: list[dict] = []  # per move: its label for each viewer (None: everything)
         self._floor = (0, 0)  # (pos, actions into the move) of the last reveal: takebacks stop there
         self._showing_all = self._cards_shown = False
+        self._hints: list[int] = []  # the actions played at each hint shown
         self.notice = ""
         self._go(0)
 
@@ -732,6 +986,7 @@ class PlaySession:
         for action in turn:
             state.apply_action(action)
         self._pos, self._state, self._turn = pos, state, list(turn)
+        self._hint = None
         self.notice = ""
 
     def _takeback_target(self) -> tuple[int, list[int]] | None:
@@ -768,6 +1023,7 @@ class PlaySession:
         reveals = not self.perfect and self._state.reveals(action)
         self._state.apply_action(action)
         self._turn.append(action)
+        self._hint = None
         self.notice = ""
         self._dirty = True
         if reveals:  # what was shown stays shown: takebacks stop here
@@ -799,6 +1055,23 @@ def _seen(start: State, actions: list[int], viewer: int | None) -> list[str]:
         seen.append(state.action_to_string(action) if viewer is None else state.observed_action_string(action, viewer))
         state.apply_action(action)
     return seen
+
+
+def _side_value(state: State, seat: int, budget: int, seed: int, nodes: int) -> tuple[float, bool]:
+    """The win chance of ``seat``'s side at ``state`` (two sides) and whether it is exact: the
+    result at the end of the game, else ``analyse``'s value turned to that side."""
+    if state.is_terminal():
+        return (state.result().returns()[seat] + 1) / 2, True
+    found = analysis.analyse(state, budget=budget, seed=seed, nodes=nodes)
+    value = found.value if seat in found.side else 1 - found.value
+    return value, found.proven
+
+
+def _chance(value: float, proven: bool) -> str:
+    """A win chance in words: "win chance 62%", or the proven result."""
+    if proven and value in (0.0, 0.5, 1.0):
+        return {1.0: "a forced win", 0.5: "a forced draw", 0.0: "a forced loss"}[value]
+    return f"win chance {round(100 * value)}%"
 
 
 def _seat_name(game: Game, seat: int) -> str:

@@ -442,3 +442,115 @@ def test_agent_move_says_why_it_does_or_does_not_work():
     session.undo()  # back to South; jump to North's turn: the agent waits there
     session.jump(1)
     assert "agent" in session.view().enabled and session.view().agent == "Play one move for North (Random)"
+
+
+# --- hints and the evaluation ----------------------------------------------------------------
+
+
+def test_a_hint_is_the_analysis_best_move_and_the_record_counts_it():
+    from tabletop_lab.analysis import analyse
+
+    session = PlaySession(load_game("cross_endodoi"), ["human", "random"], seed=5)
+    assert "hint" in session.view().enabled and session.record().hints == []
+    start = session.state
+    session.hint()
+    found = analyse(start, budget=session.hint_budget(), seed=5)
+    hint = session.hint_shown
+    assert hint.move == found.best_move and hint.value == found.value and hint.player == 0
+    view = session.view()
+    assert view.hint_move == found.best_move and view.hint.startswith(f"Hint: {found.best_move} (")
+    assert "hint" not in view.enabled  # shown already
+    with pytest.raises(ValueError, match="the hint for this position is shown"):
+        session.hint()
+    record = session.record()
+    assert record.hints == [0] and record.version == RECORD_VERSION
+    again = GameRecord.from_json(record.to_json())
+    assert again.hints == [0] and again.replay().history() == start.history()
+    old = {k: v for k, v in record.to_dict().items() if k not in ("version", "hints")}
+    assert GameRecord.from_dict(old).hints == []  # records made before hints have none
+    session.play_actions(session.actions_of(found.best_move))  # the agent replies at once
+    assert session.hint_shown is None and session.view().hint == ""
+    session.hint()
+    assert session.record().hints == [0, 2]
+    session.undo()  # a hint taken back still counts
+    assert session.record().hints == [0, 2] and session.hint_shown is None
+    session.new_game()
+    assert session.record().hints == []
+
+
+def test_a_record_with_bad_hints_is_refused():
+    record = PlaySession(load_game("cross_endodoi")).record().to_dict()
+    with pytest.raises(PositionError, match="'hints' must be a list of action counts"):
+        GameRecord.from_dict({**record, "hints": [-1]})
+
+
+def test_no_hint_when_no_human_is_to_move_or_the_game_is_over():
+    session = PlaySession(load_game("cross_endodoi"), ["random", "human"], seed=1)  # agents not started yet
+    assert "hint" not in session.view().enabled
+    with pytest.raises(ValueError, match=r"no hint: a hint is for a human to move, and South \(Random\)"):
+        session.hint()
+    session = PlaySession(load_game("cross_endodoi"), ["random", "random"], seed=1)
+    session.run_agents()
+    assert session.state.is_terminal()
+    with pytest.raises(ValueError, match="no hint: the game is over"):
+        session.hint()
+    assert session.record().hints == []
+
+
+def test_a_sinomilia_hint_reads_only_what_the_player_to_move_sees():
+    hints = []
+    for green in (3, 7):  # the deals differ only in Green's hidden card
+        session = PlaySession(load_game("sinomilia"), ["human", PublicAgent(seed=1)], sinomilia_round(green), seed=2)
+        session.hint()
+        hints.append(session.hint_shown)
+    assert hints[0] == hints[1] and hints[0].move in sinomilia_round(3).legal_moves()
+
+
+def test_under_a_loop_the_hint_is_searched_in_a_thread_and_dropped_if_the_player_moves():
+    async def run():
+        session = PlaySession(load_game("cross_endodoi"), ["human", "human"], seed=4, loop=asyncio.get_running_loop())
+        session.hint()
+        assert session.hinting and session.view().hint == "Hint: searching…"
+        while session.hinting:
+            await asyncio.sleep(0.01)
+        first = session.hint_shown
+        session.jump(0)  # the same position again: the hint is forgotten, not counted twice
+        session.hint()
+        session.play_actions(session.actions_of(session.state.legal_moves()[0]))
+        while session.hinting:
+            await asyncio.sleep(0.01)
+        return first, session
+
+    first, session = asyncio.run(run())
+    assert first is not None and session.hint_shown is None and session.record().hints == [0]
+
+
+def test_the_evaluation_is_the_analysis_value_for_the_chosen_side():
+    from tabletop_lab.analysis import analyse
+
+    session = PlaySession(load_game("cross_endodoi"), ["human", "random"], seed=3)
+    assert session.evaluation_seat is None and session.view().evaluation == ""  # off by default
+    session.set_evaluation(1)
+    budget, nodes = session.evaluation_budget(), session.EVALUATION_NODES
+    found = analyse(session.state, budget=budget, seed=3, nodes=nodes)
+    assert found.player == 0 and session.evaluation.value == pytest.approx(1 - found.value)  # North, the other side
+    move = session.state.legal_moves()[0]
+    session.play_actions(session.actions_of(move))  # the agent replies at once
+    state = session.state
+    found = analyse(state, budget=budget, seed=3, nodes=nodes)
+    assert session.evaluation.value == pytest.approx(1 - found.value) and session.evaluation.at == 2
+    assert session.view().evaluation == f"Evaluation (North): win chance {round(100 * (1 - found.value))}%"
+    assert session.view().evaluation_value == session.evaluation.value
+    session.set_evaluation(None)
+    assert session.evaluation is None and session.view().evaluation == ""
+    with pytest.raises(ValueError, match="evaluation seat must be 0..1 or None"):
+        session.set_evaluation(2)
+
+
+def test_the_evaluation_with_hidden_cards_reads_only_the_viewers_view():
+    values = []
+    for green in (3, 7):  # Green's hidden card differs; Orange (the viewer) is to move
+        session = PlaySession(load_game("sinomilia"), ["human", PublicAgent(seed=1)], sinomilia_round(green), seed=2)
+        session.set_evaluation(0)
+        values.append(session.evaluation.value)
+    assert values[0] == values[1] and 0 <= values[0] <= 1

@@ -11,8 +11,19 @@ game (``review``), by each game's expert and an exact solver for small endgames.
 See ``docs/analysis.md`` for what the values mean and how the review labels moves.
 """
 
-from .position import Analysis, MoveValue, analyse
+from .position import Analysis, MoveValue, analyse, expert_budget
 from .review import COLUMNS, THRESHOLDS, label_for, review
 from .solver import Solver, solvable
 
-__all__ = ["Analysis", "MoveValue", "analyse", "review", "label_for", "THRESHOLDS", "COLUMNS", "Solver", "solvable"]
+__all__ = [
+    "Analysis",
+    "MoveValue",
+    "analyse",
+    "expert_budget",
+    "review",
+    "label_for",
+    "THRESHOLDS",
+    "COLUMNS",
+    "Solver",
+    "solvable",
+]

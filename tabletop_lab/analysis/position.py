@@ -47,6 +47,7 @@ __all__ = [
     "Analysis",
     "MoveValue",
     "analyse",
+    "expert_budget",
     "LINE_MOVES",
     "LINE_SHARE",
     "SOLVER_NODES",
@@ -170,7 +171,7 @@ def analyse(
     if seconds is not None:
         budget, deadline, end = _budget_for(state, expert, seconds, seed)
     elif budget is None:
-        budget = expert(seed=seed).iterations
+        budget = expert_budget(state)
     solver = Solver(state.game) if solvable(state.game) is None and nodes > 0 else None
     before = solver.total_nodes if solver else 0
     found = _Search(state, expert, budget, nodes, seed, solver, deadline)
@@ -392,6 +393,11 @@ def _expert_class(state: State) -> type[Agent]:
     names = agents_for(state.game)
     name = "expert" if "expert" in names else "mcts" if "mcts" in names else "ismcts"
     return type(make_agent(name, game=state.game))
+
+
+def expert_budget(state: State) -> int:
+    """The expert's own simulations a move in ``state``'s game: ``analyse``'s default budget."""
+    return _expert_class(state)(seed=0).iterations
 
 
 def _budget_for(state: State, expert: type[Agent], seconds: float, seed: int) -> tuple[int, float, float]:
