@@ -15,6 +15,12 @@ one (scripts, tests) agents reply at once and nothing is animated.
 
 Input: a click sequence picks an action (see ``board_adapter``); actions without a cell are
 buttons; when clicks complete several actions a row of buttons asks which one.
+
+Hint (``PlaySession.hint``) shows the best move for the human to move in words beside the
+button and on the board, marked as clicks would mark it: its first cells selected, its last
+ringed as a target. The "Evaluation" checkbox (off by default: a search after every move, see
+``PlaySession``) shows beside the board the win chance of the side of the seat at the screen
+(the first human seat, else the first seat) as a bar and in words.
 """
 
 from __future__ import annotations
@@ -154,6 +160,24 @@ class Board(widgets.VBox):
         self.undo_button = self._button("Undo", "tl-undo", self.undo)
         self.redo_button = self._button("Redo", "tl-redo", self.redo)
         self.agent_button = self._button("Agent move", "tl-agent-move", self.session.agent_move)
+        self.hint_button = self._button("Hint", "tl-hint", self.hint)
+        self.hint_label = _label("tl-hint-text")
+        self.evaluation_box = widgets.Checkbox(
+            value=False,
+            description="Evaluation",
+            indent=False,
+            tooltip="Show the win chance after every move (a short search each time)",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.evaluation_box.add_class("tl-evaluation-toggle")
+        self.evaluation_box.observe(lambda change: self._on_evaluation(change["new"]), names="value")
+        self.evaluation_bar = widgets.FloatProgress(
+            value=0.5, min=0.0, max=1.0, orientation="vertical", layout=widgets.Layout(height="240px", width="24px")
+        )
+        self.evaluation_bar.add_class("tl-evaluation-bar")
+        self.evaluation_label = widgets.HTML(layout=widgets.Layout(width="90px"))
+        self.evaluation_label.add_class("tl-evaluation")
+        self.evaluation_panel = widgets.VBox([self.evaluation_box, self.evaluation_bar, self.evaluation_label])
         self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
         self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
         self.new_game_button = self._button("New game", "tl-new-game", self.new_game)
@@ -177,14 +201,22 @@ class Board(widgets.VBox):
             widgets.HBox([self.status, self.you_label]),
             widgets.HBox([self.cards_note, self.notice]),
             self.handover,
-            widgets.HBox([canvas, self.moves_box]),
+            widgets.HBox([canvas, self.evaluation_panel, self.moves_box]),
             self.hover_label,
             self.legend,
             self.action_buttons,
             self.choice_row,
             self.step_row,
             widgets.HBox(
-                [self.undo_button, self.redo_button, self.agent_button, self.pause_button, self.show_all_button]
+                [
+                    self.undo_button,
+                    self.redo_button,
+                    self.agent_button,
+                    self.pause_button,
+                    self.show_all_button,
+                    self.hint_button,
+                    self.hint_label,
+                ]
             ),
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
@@ -269,6 +301,15 @@ class Board(widgets.VBox):
     def jump(self, turn: int) -> None:
         """Show the position before move ``turn + 1`` (0 is the start), as the move list does."""
         self.session.jump(turn)
+
+    def hint(self) -> None:
+        """Show the best move for the human to move (counted in the record); ``ValueError`` when
+        no hint can be given (no human to move, the game over ...)."""
+        self.session.hint()
+
+    def set_evaluation(self, on: bool) -> None:
+        """Turn the evaluation beside the board on or off, as its checkbox does."""
+        self.evaluation_box.value = on
 
     def show_all_cards(self) -> None:
         """Show every seat's cards; the game says so from then on, on screen and in its record."""
@@ -493,6 +534,10 @@ class Board(widgets.VBox):
         self.redo_button.disabled = "redo" not in enabled
         self.agent_button.disabled = "agent" not in enabled
         self.agent_button.tooltip = view.agent
+        self.hint_button.disabled = "hint" not in enabled
+        self.hint_button.tooltip = self.session.hint_refusal() or "Show the best move here (counted in the record)"
+        self.hint_label.value = view.hint
+        self._sync_evaluation(view)
         self.pause_button.description = "Resume agents" if self.session.paused else "Pause agents"
         self.pause_button.disabled = not ({"pause", "resume"} & enabled)
         self.pause_button.tooltip = (
@@ -529,12 +574,47 @@ class Board(widgets.VBox):
             if viewer != self._drawn_viewer:  # lay out the viewer's side before asking for its cells
                 self.adapter.draw(state, viewer=viewer)
                 self._drawn_viewer = viewer
-            self.adapter.draw(state, targets=self._targets(), selected=self._clicks, preview=preview, viewer=viewer)
+            selected, targets = self._clicks, self._targets()
+            if not selected and self._view is not None and self._view.hint_move:
+                selected, targets = self._hint_cells(self._view.hint_move)
+            self.adapter.draw(state, targets=targets, selected=selected, preview=preview, viewer=viewer)
         canvas = self.figure.canvas
         if getattr(canvas, "syncing_data_url", True):
             canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
         else:
             canvas.draw()  # send the picture now, not after the browser asks back for it
+
+    def _hint_cells(self, move: str) -> tuple[tuple, frozenset]:
+        """The hinted move marked as clicks mark it: its first action's cells but the last
+        selected, that last cell and the last cell of each later action ringed."""
+        state, marked = self._state.clone(), []
+        for action in self.session.actions_of(move):
+            cells = tuple(self.adapter.action_cells(state, action))
+            if cells:
+                marked.append(cells)
+            state.apply_action(action)
+        if not marked:  # a move of buttons only (a pass): said in words
+            return (), frozenset()
+        return marked[0][:-1], frozenset(cells[-1] for cells in marked)
+
+    def _sync_evaluation(self, view: SessionView) -> None:
+        two_sides = len(self.game.teams()) == 2
+        self.evaluation_panel.layout.display = None if two_sides and view.curtain is None else "none"
+        on = self.session.evaluation_seat is not None
+        self.evaluation_bar.layout.visibility = "visible" if on else "hidden"
+        if view.evaluation_value is not None:
+            self.evaluation_bar.value = view.evaluation_value
+        self.evaluation_label.value = f"<small>{html.escape(view.evaluation)}</small>"
+
+    def _evaluation_seat(self) -> int:
+        """Whose side the evaluation shows: the seat at the screen, the first human's, or the first."""
+        humans = self.session.humans()
+        viewer = self.session.viewer
+        return viewer if viewer is not None else humans[0] if humans else 0
+
+    @guarded
+    def _on_evaluation(self, on: bool) -> None:
+        self.session.set_evaluation(self._evaluation_seat() if on else None)
 
     def _sync_options_hint(self) -> None:
         try:
