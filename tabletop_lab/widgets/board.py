@@ -175,7 +175,7 @@ class Board(widgets.VBox):
             value=0.5, min=0.0, max=1.0, orientation="vertical", layout=widgets.Layout(height="240px", width="24px")
         )
         self.evaluation_bar.add_class("tl-evaluation-bar")
-        self.evaluation_label = widgets.HTML(layout=widgets.Layout(width="90px"))
+        self.evaluation_label = widgets.HTML(layout=widgets.Layout(width="110px"))
         self.evaluation_label.add_class("tl-evaluation")
         self.evaluation_panel = widgets.VBox([self.evaluation_box, self.evaluation_bar, self.evaluation_label])
         self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
@@ -604,7 +604,9 @@ class Board(widgets.VBox):
         self.evaluation_bar.layout.visibility = "visible" if on else "hidden"
         if view.evaluation_value is not None:
             self.evaluation_bar.value = view.evaluation_value
-        self.evaluation_label.value = f"<small>{html.escape(view.evaluation)}</small>"
+        self.evaluation_label.value = (
+            f'<div style="line-height: 1.3"><small>{html.escape(view.evaluation)}</small></div>'
+        )
 
     def _evaluation_seat(self) -> int:
         """Whose side the evaluation shows: the seat at the screen, the first human's, or the first."""

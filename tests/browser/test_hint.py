@@ -1,0 +1,40 @@
+"""The Play app's Hint button and Evaluation checkbox in a real browser (Cross-endodoi against its agent).
+
+Pressing Hint shows the best move in words beside the button ("Hint: 4 (win chance 62%)"), a
+legal move of the position on screen, and the button turns off until the position changes;
+ticking Evaluation shows the win chance beside the board.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tabletop_lab import load_game
+from tests.browser.test_apps import CANVAS_DRAWN, FIRST_WIDGET_MS, STEP_MS, open_app
+
+pytestmark = pytest.mark.browser
+
+HINT = re.compile(r"^Hint: (\S+) \((win chance \d+%|a forced win|a forced draw|a forced loss)\)$")
+
+
+def test_hint_shows_a_legal_best_move_and_the_evaluation_turns_on(page: Page, voila_url, artifacts):
+    open_app(page, voila_url, "play_cross_endodoi.ipynb")
+    board = page.locator(".tl-board")
+    page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
+    hint_button, hint_text = board.locator("button.tl-hint"), board.locator(".tl-hint-text")
+    expect(hint_button).to_be_enabled()
+    hint_button.click()
+    expect(hint_text).to_have_text(HINT, timeout=STEP_MS)
+    expect(hint_button).to_be_disabled()
+    move = HINT.match(hint_text.inner_text()).group(1)
+    assert move in load_game("cross_endodoi").new_initial_state().legal_moves()
+
+    evaluation = board.locator(".tl-evaluation")
+    expect(evaluation).to_have_text("")
+    board.locator(".tl-evaluation-toggle input").check()
+    expect(evaluation).to_have_text(re.compile(r"^Evaluation \(South\): win chance \d+%$"), timeout=STEP_MS)
+    expect(board.locator(".tl-errors")).to_have_text("")
+    page.screenshot(path=artifacts / "hint.png")
