@@ -39,6 +39,9 @@ Hints and the evaluation (``tabletop_lab.analysis``) run the same way, in a thre
   after every move, on machines whose cores the agents' searches use. It never starts while an
   agent thinks (the value after the agent's reply follows), and with hidden information it
   reads only the viewer's view (the position is redrawn from it when another seat is to move).
+* ``review()``, once the game is over, reviews the record (``analysis.review`` at
+  ``review_budget`` a position), counting the positions done (``review_progress``). With
+  hidden information it is given only while all cards are shown: it reads every mover's view.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class SessionView:
     agent: str = ""
     hint: str = ""
     hint_move: str = ""
+    review: str = ""
     evaluation: str = ""
     evaluation_value: float | None = None
 
@@ -136,6 +140,10 @@ class PlaySession:
     EVALUATION_SHARE = 32
     EVALUATION_MIN = 200
     EVALUATION_NODES = 500
+    #: The review's budget a position: the expert's own divided by this (at least ``REVIEW_MIN``),
+    #: half a hint's: a game of 60 moves in some 5-20 s here.
+    REVIEW_SHARE = 16
+    REVIEW_MIN = 500
 
     def __init__(
         self,
@@ -170,6 +178,7 @@ class PlaySession:
         self._evaluation: Evaluation | None = None
         self._evaluating: tuple | None = None  # the key of the position being evaluated
         self._evaluated_key: tuple | None = None  # the key of ``_evaluation``
+        self._reviewing: tuple[int, int] | None = None  # (positions done, in all) while a review runs
         specs = [HUMAN] * game.num_players if seats is None else list(seats)
         if len(specs) != game.num_players:
             raise ValueError(f"{game.name}: seats needs {game.num_players} entries (one per player), got {len(specs)}")
@@ -326,6 +335,8 @@ class PlaySession:
             return self._showing_all
         if control == "hint":
             return self.hint_refusal() is None
+        if control == "review":
+            return self.review_refusal() is None
         return control in ("jump", "new", "seats", "evaluation")
 
     def move_strings(self) -> list[str]:
@@ -416,6 +427,7 @@ class PlaySession:
             "hide",
             "hint",
             "evaluation",
+            "review",
         )
         hint, evaluation = self.hint_shown, self.evaluation
         return SessionView(
@@ -437,6 +449,7 @@ class PlaySession:
             agent="" if hidden else self.agent_text(),
             hint="" if hidden else self.hint_text(),
             hint_move="" if hidden or hint is None else hint.move,
+            review="" if hidden else self.review_text(),
             evaluation="" if hidden else self.evaluation_text(),
             evaluation_value=None if hidden or evaluation is None else evaluation.value,
         )
@@ -791,6 +804,97 @@ class PlaySession:
             seat, history, _ = key
             self._evaluation, self._evaluated_key = Evaluation(seat, len(history), *found), key
 
+    def review_budget(self) -> int:
+        """The expert's simulations a review spends a position: its own budget over ``REVIEW_SHARE``."""
+        return max(self.REVIEW_MIN, self._expert_budget() // self.REVIEW_SHARE)
+
+    @property
+    def review_shown(self) -> Any:
+        """The review of the game on screen (``analysis.review``'s DataFrame), once made."""
+        found = self._review
+        if found is None or found[0] != tuple(self._state.history()):
+            return None
+        return found[1]
+
+    @property
+    def review_progress(self) -> tuple[int, int] | None:
+        """(positions reviewed, positions to review) while a review runs, else ``None``."""
+        return self._reviewing
+
+    def review_refusal(self) -> str | None:
+        """Why the game cannot be reviewed now, in words (``None``: it can)."""
+        if self.handing_over is not None:
+            return f"hand the screen to {self.names(self.handing_over)}, who presses Ready first"
+        if not self._state.is_terminal():
+            return "the review comes when the game is over"
+        if self.viewer is not None:
+            return "a review reads every player's cards: press Show all cards first"
+        if self._reviewing is not None:
+            return "the review is being made"
+        if self.review_shown is not None:
+            return "the review of this game is shown"
+        return None
+
+    def review(self) -> None:
+        """Review the finished game (``analysis.review`` of ``record()``, ``review_budget``
+        simulations a position, seeded by ``analysis_seed``) and show it (``review_shown``); in
+        a thread when the session has a loop. Raises ``ValueError`` saying why it cannot."""
+        refusal = self.review_refusal()
+        if refusal is not None:
+            raise ValueError(f"no review: {refusal}")
+        record, key = self.record(), tuple(self._state.history())
+        budget, seed = self.review_budget(), self.analysis_seed()
+
+        def progress(done: int, total: int) -> None:
+            self._on_loop(self._reviewed_part, done, total)
+
+        with self._change():
+            self._reviewing = (0, 0)
+            self._background(
+                lambda: analysis.review(record, budget=budget, seed=seed, progress=progress),
+                lambda frame, error: self._reviewed(key, frame, error),
+            )
+
+    def _reviewed_part(self, done: int, total: int) -> None:
+        """Count a position reviewed; the screen hears of every tenth part of the review only."""
+        step = max(1, total // 10)
+        if self._reviewing is not None and (done % step == 0 or done == total):
+            with self._change():
+                self._reviewing = (done, total)
+
+    def _reviewed(self, key: tuple, frame: Any, error: BaseException | None) -> None:
+        with self._change():
+            self._reviewing = None
+            if error is None:
+                self._review = (key, frame)
+        if error is not None:
+            self._report(error)
+
+    def review_text(self) -> str:
+        """The review in words: its progress, or each side's mistakes and blunders."""
+        if self._reviewing is not None:
+            done, total = self._reviewing
+            return f"Reviewing: {done} of {total} positions…" if total else "Reviewing…"
+        frame = self.review_shown
+        if frame is None:
+            return ""
+        parts = []
+        for seat in range(self.game.num_players):
+            labels = list(frame.loc[frame["player"] == seat, "label"])
+            counts = [f"{labels.count(label)} {label}{'' if labels.count(label) == 1 else 's'}" for label in _MARKED]
+            parts.append(f"{self.names(seat)}: {', '.join(counts)}")
+        return "Review: " + "; ".join(parts)
+
+    def _on_loop(self, call: Callable[..., None], *args: Any) -> None:
+        """``call(*args)`` on the session's loop (from a thread), or at once without one."""
+        if self.loop is None:
+            call(*args)
+            return
+        try:
+            self.loop.call_soon_threadsafe(call, *args)
+        except RuntimeError:  # the loop is closed: the kernel is gone
+            pass
+
     def _expert_budget(self) -> int:
         return analysis.expert_budget(self._line[0])
 
@@ -804,7 +908,6 @@ class PlaySession:
                 outcome = (None, exc)
             done(*outcome)
             return
-        loop = self.loop
 
         def run() -> None:
             try:
@@ -812,10 +915,7 @@ class PlaySession:
                     outcome = (work(), None)
             except Exception as exc:
                 outcome = (None, exc)
-            try:
-                loop.call_soon_threadsafe(done, *outcome)
-            except RuntimeError:  # the loop is closed: the kernel is gone
-                pass
+            self._on_loop(done, *outcome)
 
         threading.Thread(target=run, name="tl-session-analysis", daemon=True).start()
 
@@ -977,6 +1077,7 @@ class PlaySession:
         self._floor = (0, 0)  # (pos, actions into the move) of the last reveal: takebacks stop there
         self._showing_all = self._cards_shown = False
         self._hints: list[int] = []  # the actions played at each hint shown
+        self._review: tuple[tuple, Any] | None = None  # (the game's actions, its review)
         self.notice = ""
         self._go(0)
 
@@ -1065,6 +1166,10 @@ def _side_value(state: State, seat: int, budget: int, seed: int, nodes: int) -> 
     found = analysis.analyse(state, budget=budget, seed=seed, nodes=nodes)
     value = found.value if seat in found.side else 1 - found.value
     return value, found.proven
+
+
+#: The review labels its summary counts.
+_MARKED = ("mistake", "blunder")
 
 
 def _chance(value: float, proven: bool) -> str:

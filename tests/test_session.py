@@ -554,3 +554,35 @@ def test_the_evaluation_with_hidden_cards_reads_only_the_viewers_view():
         session.set_evaluation(0)
         values.append(session.evaluation.value)
     assert values[0] == values[1] and 0 <= values[0] <= 1
+
+
+def test_the_review_of_a_finished_game_is_analysis_review_of_its_record():
+    from tabletop_lab.analysis import review
+
+    session = PlaySession(load_game("cross_endodoi"), ["random", "random"], seed=6)
+    session.REVIEW_SHARE = 10**6  # the least budget, REVIEW_MIN simulations a position: a quick test
+    assert session.review_refusal() == "the review comes when the game is over"
+    with pytest.raises(ValueError, match="no review: the review comes when the game is over"):
+        session.review()
+    session.run_agents()
+    assert session.state.is_terminal() and "review" in session.view().enabled
+    counted = []
+    session.subscribe(lambda: counted.append(session.review_progress))
+    session.review()
+    frame = session.review_shown
+    expected = review(session.record(), budget=session.review_budget(), seed=6, progress=False)
+    assert frame.equals(expected) and len(frame) == len(session.move_strings())
+    assert counted == [None]  # without a loop: one change, the review done
+    text = session.view().review
+    assert text.startswith("Review: South: ") and "North: " in text and "mistake" in text
+    assert "review" not in session.view().enabled
+    session.undo()
+    assert session.review_shown is None and session.view().review == ""
+
+
+def test_no_review_with_hidden_cards_unless_all_are_shown():
+    session = PlaySession(load_game("test_secret_pick"), ["random", "random"], seed=0)
+    session.run_agents()
+    assert session.state.is_terminal()
+    with pytest.raises(ValueError, match="no review: a review reads every player's cards: press Show all cards"):
+        session.review()
