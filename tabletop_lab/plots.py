@@ -1,4 +1,5 @@
-"""Figures for simulation results: rates with 95% Wilson intervals, lengths, tournaments.
+"""Figures for simulation results: rates with 95% Wilson intervals, lengths, tournaments; and
+the win probability through a reviewed game (``plot_review``).
 
 Each function draws on ``ax`` (a new figure when ``None``), labels its axes, gives a legend
 or colour bar, puts n in the title and returns the Axes. Only the object-oriented matplotlib
@@ -16,7 +17,7 @@ import pandas as pd
 
 from . import stats
 
-__all__ = ["plot_win_rates", "plot_first_player_advantage", "plot_lengths", "plot_tournament"]
+__all__ = ["plot_win_rates", "plot_first_player_advantage", "plot_lengths", "plot_tournament", "plot_review"]
 
 _CI_LABEL = "95% Wilson CI"
 
@@ -120,6 +121,36 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     ax.set_title(f"Round robin (n = {_n_text(table['n'])} games per match)\ncells: rate [95% Wilson CI]")
+    return ax
+
+
+#: The review labels ``plot_review`` marks, with their colours.
+REVIEW_MARKS = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "crimson"}
+
+
+def plot_review(table: pd.DataFrame, teams: Any, seat: int = 0, name: str | None = None, ax: Any = None) -> Any:
+    """The win probability of ``seat``'s side before each move of a review (``analysis.review``),
+    its moves' inaccuracies, mistakes and blunders marked at the move (by whichever side made it).
+
+    ``teams`` is the game's ``teams()`` (two sides): a row's ``value_before`` is for its mover's
+    side, turned here to ``seat``'s. ``name`` names the side on the axis (default "seat N").
+    """
+    ax = _axes(ax)
+    side = next(i for i, team in enumerate(teams) if seat in team)
+    own = np.array([int(player) in teams[side] for player in table["player"]], dtype=bool)
+    before = table["value_before"].to_numpy(dtype=float)
+    value = np.where(own, before, 1 - before)
+    moves = table["move"].to_numpy()
+    ax.plot(moves, value, color="tab:blue", marker=".", label=f"win chance of {name or f'seat {seat}'}")
+    ax.axhline(0.5, color="grey", linestyle=":", linewidth=1)
+    for label, colour in REVIEW_MARKS.items():
+        marked = (table["label"] == label).to_numpy()
+        if marked.any():
+            ax.scatter(moves[marked], value[marked], s=60, color=colour, zorder=3, label=label)
+    ax.set_xlabel("move (the win chance before it)")
+    ax.set_ylabel("win probability")
+    ax.set_xlim(0.5, max(1, len(table)) + 0.5)
+    _rate_axis(ax)
     return ax
 
 

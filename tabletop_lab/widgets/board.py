@@ -20,24 +20,29 @@ Hint (``PlaySession.hint``) shows the best move for the human to move in words b
 button and on the board, marked as clicks would mark it: its first cells selected, its last
 ringed as a target. The "Evaluation" checkbox (off by default: a search after every move, see
 ``PlaySession``) shows beside the board the win chance of the side of the seat at the screen
-(the first human seat, else the first seat) as a bar and in words.
+(the first human seat, else the first seat) as a bar and in words. Review, once the game is
+over (``PlaySession.review``), charts that side's win probability by move, with the
+inaccuracies, mistakes and blunders marked (``plots.plot_review``, a picture under the board).
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import io
 import json
 import warnings
 from collections.abc import Hashable
 from typing import Any
 
 import ipywidgets as widgets
+from matplotlib.figure import Figure
 
 from ..agents import Agent
 from ..board_adapter import load_adapter
 from ..core import Game, State
 from ..errors import IllegalActionError
+from ..plots import plot_review
 from ..records import GameRecord
 from ..registry import load_game
 from ..session import PlaySession, SessionView, resolve_game
@@ -177,6 +182,11 @@ class Board(widgets.VBox):
         self.evaluation_bar.add_class("tl-evaluation-bar")
         self.evaluation_label = widgets.HTML(layout=widgets.Layout(width="110px"))
         self.evaluation_label.add_class("tl-evaluation")
+        self.review_button = self._button("Review", "tl-review", self.review)
+        self.review_label = _label("tl-review-text")
+        self.review_chart = widgets.Image(format="png", layout=widgets.Layout(display="none", max_width="720px"))
+        self.review_chart.add_class("tl-review-chart")
+        self._charted: Any = None  # the review drawn in ``review_chart``
         self.evaluation_panel = widgets.VBox([self.evaluation_box, self.evaluation_bar, self.evaluation_label])
         self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
         self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
@@ -216,8 +226,11 @@ class Board(widgets.VBox):
                     self.show_all_button,
                     self.hint_button,
                     self.hint_label,
+                    self.review_button,
+                    self.review_label,
                 ]
             ),
+            self.review_chart,
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
@@ -306,6 +319,11 @@ class Board(widgets.VBox):
         """Show the best move for the human to move (counted in the record); ``ValueError`` when
         no hint can be given (no human to move, the game over ...)."""
         self.session.hint()
+
+    def review(self) -> None:
+        """Review the finished game and chart it under the board; ``ValueError`` when the game
+        is not over (or its cards are hidden)."""
+        self.session.review()
 
     def set_evaluation(self, on: bool) -> None:
         """Turn the evaluation beside the board on or off, as its checkbox does."""
@@ -538,6 +556,7 @@ class Board(widgets.VBox):
         self.hint_button.tooltip = self.session.hint_refusal() or "Show the best move here (counted in the record)"
         self.hint_label.value = view.hint
         self._sync_evaluation(view)
+        self._sync_review(view)
         self.pause_button.description = "Resume agents" if self.session.paused else "Pause agents"
         self.pause_button.disabled = not ({"pause", "resume"} & enabled)
         self.pause_button.tooltip = (
@@ -607,6 +626,27 @@ class Board(widgets.VBox):
         self.evaluation_label.value = (
             f'<div style="line-height: 1.3"><small>{html.escape(view.evaluation)}</small></div>'
         )
+
+    def _sync_review(self, view: SessionView) -> None:
+        over = self.session.state.is_terminal() and view.curtain is None
+        self.review_button.layout.display = None if over and len(self.game.teams()) == 2 else "none"
+        self.review_button.disabled = "review" not in view.enabled
+        self.review_button.tooltip = self.session.review_refusal() or "Chart the win chance by move, mistakes marked"
+        self.review_label.value = view.review
+        frame = self.session.review_shown if view.curtain is None else None
+        if frame is not None and frame is not self._charted:
+            self.review_chart.value = self._review_png(frame)
+        self._charted = frame
+        self.review_chart.layout.display = None if frame is not None else "none"
+
+    def _review_png(self, frame: Any) -> bytes:
+        """The review's chart as a PNG (a throw-away figure, no canvas widget)."""
+        seat = self._evaluation_seat()
+        figure = Figure(figsize=(7.2, 3.2), layout="constrained")
+        plot_review(frame, self.game.teams(), seat, self.adapter.player_name(seat), ax=figure.add_subplot())
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=80)
+        return buffer.getvalue()
 
     def _evaluation_seat(self) -> int:
         """Whose side the evaluation shows: the seat at the screen, the first human's, or the first."""

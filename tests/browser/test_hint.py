@@ -1,8 +1,9 @@
-"""The Play app's Hint button and Evaluation checkbox in a real browser (Cross-endodoi against its agent).
+"""The Play app's Hint, Evaluation and Review in a real browser (Cross-endodoi against its agent).
 
 Pressing Hint shows the best move in words beside the button ("Hint: 4 (win chance 62%)"), a
 legal move of the position on screen, and the button turns off until the position changes;
-ticking Evaluation shows the win chance beside the board.
+ticking Evaluation shows the win chance beside the board. In a loaded endgame the hint is the
+forced win; the agents then play the game out and Review charts it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tests.browser.test_apps import CANVAS_DRAWN, FIRST_WIDGET_MS, STEP_MS, open
 
 pytestmark = pytest.mark.browser
 
+#: South to move; sowing hole 5 wins by force (docs/analysis.md).
+ENDGAME = "0,0,0,0,0,1/0,0,0,0,0,1 20-14 0"
 HINT = re.compile(r"^Hint: (\S+) \((win chance \d+%|a forced win|a forced draw|a forced loss)\)$")
 
 
@@ -38,3 +41,21 @@ def test_hint_shows_a_legal_best_move_and_the_evaluation_turns_on(page: Page, vo
     expect(evaluation).to_have_text(re.compile(r"^Evaluation \(South\): win chance \d+%$"), timeout=STEP_MS)
     expect(board.locator(".tl-errors")).to_have_text("")
     page.screenshot(path=artifacts / "hint.png")
+
+    board.locator(".tl-position input").fill(ENDGAME)
+    board.locator(".tl-load").click()
+    expect(board.locator(".tl-position input")).to_have_value(ENDGAME, timeout=STEP_MS)
+    hint_button.click()
+    expect(hint_text).to_have_text("Hint: 5 (a forced win)", timeout=STEP_MS)
+
+    review = board.locator("button.tl-review")
+    expect(review).to_be_hidden()  # the game is not over
+    board.locator(".tl-seat-0 select").select_option(label="Random")  # the agents play the game out
+    expect(board.locator(".tl-status")).to_contain_text("Game over", timeout=STEP_MS)
+    review.click()
+    expect(board.locator(".tl-review-text")).to_contain_text(
+        re.compile(r"^Review: South: \d+ mistake"), timeout=STEP_MS
+    )
+    expect(board.locator(".tl-review-chart")).to_be_visible()
+    expect(board.locator(".tl-errors")).to_have_text("")
+    page.screenshot(path=artifacts / "review.png")

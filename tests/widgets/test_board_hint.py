@@ -43,3 +43,30 @@ def test_the_evaluation_checkbox_shows_the_win_chance_beside_the_board():
     assert board.session.evaluation.at == 2 and board.evaluation_bar.value == board.session.evaluation.value
     board.evaluation_box.value = False
     assert board.session.evaluation_seat is None and "Evaluation" not in board.evaluation_label.value
+
+
+def test_review_charts_a_finished_game_under_the_board():
+    board = Board("cross_endodoi", seats=["random", "random"], seed=6)  # the agents play it out at once
+    board.session.REVIEW_SHARE = 10**6  # the least budget a position: a quick test
+    assert board.state.is_terminal() and not board.review_button.disabled
+    assert board.review_chart.layout.display == "none"
+    board.review_button.click()
+    assert board.errors.text == "" and board.review_label.value.startswith("Review: South: ")
+    assert bytes(board.review_chart.value).startswith(b"\x89PNG") and board.review_chart.layout.display is None
+    assert board.review_button.disabled
+    board.undo()  # the game is not over on screen: no review shown, nor the button
+    assert board.review_chart.layout.display == "none" and board.review_button.layout.display == "none"
+
+
+def test_plot_review_marks_the_mistakes_for_the_chosen_side():
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from tabletop_lab.plots import plot_review
+
+    table = pd.DataFrame(
+        {"move": [1, 2, 3], "player": [0, 1, 0], "value_before": [0.6, 0.3, 0.9], "label": ["best", "mistake", "best"]}
+    )
+    ax = plot_review(table, ((0,), (1,)), seat=0, name="South", ax=Figure().add_subplot())
+    assert list(ax.lines[0].get_ydata()) == [0.6, 0.7, 0.9]  # North's 0.3 is South's 0.7
+    assert [tuple(c.get_offsets()[0]) for c in ax.collections] == [(2.0, 0.7)]  # the mistake
