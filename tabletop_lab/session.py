@@ -25,7 +25,8 @@ Hidden information (games whose ``info.information`` is ``"imperfect"``):
 
 Agents: ``run_agents`` lets agents play while one is to move; given an asyncio ``loop`` they
 think in a thread and answer on the loop (``animate`` may show the move before it is played),
-else they answer at once. A move never waits for numba's compiler (``kernels.ready_kernels_only``).
+else they answer at once. A move never waits for numba's compiler (``kernels.ready_kernels_only``),
+nor does a hint, an evaluation or a review in a thread.
 
 Hints and the evaluation (``tabletop_lab.analysis``) run the same way, in a thread under a loop:
 
@@ -96,6 +97,7 @@ class SessionView:
     hint: str = ""
     hint_move: str = ""
     review: str = ""
+    review_move: str = ""
     evaluation: str = ""
     evaluation_value: float | None = None
 
@@ -450,6 +452,7 @@ class PlaySession:
             hint="" if hidden else self.hint_text(),
             hint_move="" if hidden or hint is None else hint.move,
             review="" if hidden else self.review_text(),
+            review_move="" if hidden else self._better_move(),
             evaluation="" if hidden else self.evaluation_text(),
             evaluation_value=None if hidden or evaluation is None else evaluation.value,
         )
@@ -810,11 +813,22 @@ class PlaySession:
 
     @property
     def review_shown(self) -> Any:
-        """The review of the game on screen (``analysis.review``'s DataFrame), once made."""
+        """The review of the game on screen (``analysis.review``'s DataFrame), once made: shown
+        while the line ends where the reviewed game did, at any position along it."""
         found = self._review
-        if found is None or found[0] != tuple(self._state.history()):
+        if found is None or found[0] != tuple(self._line[-1].history()):
             return None
         return found[1]
+
+    def reviewed_move(self) -> dict | None:
+        """The review's row of the move played from the position on screen (its ``move``,
+        ``played``, ``best_move``, ``label`` ...), when a review is shown and the screen is at a
+        position before the end of the reviewed game, no move in progress."""
+        frame = self.review_shown
+        if frame is None or self._turn or self._pos + 1 >= len(self._line):
+            return None
+        rows = frame[frame["move"] == self._pos + 1]
+        return None if rows.empty else rows.iloc[0].to_dict()
 
     @property
     def review_progress(self) -> tuple[int, int] | None:
@@ -878,12 +892,36 @@ class PlaySession:
         frame = self.review_shown
         if frame is None:
             return ""
+        row = self.reviewed_move()
+        if row is not None:
+            return self._reviewed_move_text(row)
+        if self._pos + 1 < len(self._line) or self._turn:
+            return ""
         parts = []
         for seat in range(self.game.num_players):
             labels = list(frame.loc[frame["player"] == seat, "label"])
             counts = [f"{labels.count(label)} {label}{'' if labels.count(label) == 1 else 's'}" for label in _MARKED]
             parts.append(f"{self.names(seat)}: {', '.join(counts)}")
         return "Review: " + "; ".join(parts)
+
+    def _better_move(self) -> str:
+        """The review's best move at the position on screen when the move played was not it."""
+        row = self.reviewed_move()
+        if row is None or row["label"] is None or row["played"] == row["best_move"] or not row["loss"] > 0:
+            return ""
+        return row["best_move"]
+
+    def _reviewed_move_text(self, row: dict) -> str:
+        """A reviewed move in words: "Move 12, South played 4: a mistake (it lost 15% of the
+        win chance); better 5 (win chance 70%)"."""
+        text = f"Move {row['move']}, {self.names(int(row['player']))} played {row['played']}"
+        if row["label"] is None:
+            return text + ": not valued"
+        if row["played"] == row["best_move"] or row["loss"] < 0.005:
+            return text + f": {_article(row['label'])} ({_chance(row['best_value'], bool(row['proven']))})"
+        loss = f"it lost {round(100 * row['loss'])}% of the win chance"
+        better = f"better {row['best_move']} ({_chance(row['best_value'], bool(row['proven']))})"
+        return text + f": {_article(row['label'])} ({loss}); {better}"
 
     def _on_loop(self, call: Callable[..., None], *args: Any) -> None:
         """``call(*args)`` on the session's loop (from a thread), or at once without one."""
@@ -1170,6 +1208,11 @@ def _side_value(state: State, seat: int, budget: int, seed: int, nodes: int) -> 
 
 #: The review labels its summary counts.
 _MARKED = ("mistake", "blunder")
+
+
+def _article(label: str) -> str:
+    """A review label as a phrase: "the best move", "a good move", "an inaccuracy", "a mistake"."""
+    return {"best": "the best move", "good": "a good move", "inaccuracy": "an inaccuracy"}.get(label, f"a {label}")
 
 
 def _chance(value: float, proven: bool) -> str:

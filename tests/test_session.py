@@ -575,9 +575,21 @@ def test_the_review_of_a_finished_game_is_analysis_review_of_its_record():
     assert counted == [None]  # without a loop: one change, the review done
     text = session.view().review
     assert text.startswith("Review: South: ") and "North: " in text and "mistake" in text
-    assert "review" not in session.view().enabled
-    session.undo()
-    assert session.review_shown is None and session.view().review == ""
+    assert "review" not in session.view().enabled and session.view().review_move == ""
+    worst = frame.loc[frame["loss"].idxmax()]  # a move that was not the best
+    session.jump(int(worst["move"]) - 1)  # the position before it: the move played and the better one
+    view = session.view()
+    assert session.review_shown is frame and session.reviewed_move()["played"] == worst["played"]
+    assert view.review.startswith(
+        f"Move {worst['move']}, {session.names(int(worst['player']))} played {worst['played']}"
+    )
+    assert worst["loss"] > 0 and view.review_move == worst["best_move"]  # random play loses some
+    assert f"; better {worst['best_move']} (" in view.review
+    other = next(m for m in session.state.legal_moves() if m != worst["played"])
+    session.set_seat(0, "human")
+    session.set_seat(1, "human")
+    session.play_actions(session.actions_of(other))  # another line: the review is of a game no longer shown
+    assert session.review_shown is None and session.view().review == "" and session.view().review_move == ""
 
 
 def test_no_review_with_hidden_cards_unless_all_are_shown():

@@ -22,7 +22,9 @@ ringed as a target. The "Evaluation" checkbox (off by default: a search after ev
 ``PlaySession``) shows beside the board the win chance of the side of the seat at the screen
 (the first human seat, else the first seat) as a bar and in words. Review, once the game is
 over (``PlaySession.review``), charts that side's win probability by move, with the
-inaccuracies, mistakes and blunders marked (``plots.plot_review``, a picture under the board).
+inaccuracies, mistakes and blunders marked (``plots.plot_review``, a picture under the board);
+a move picked in the move list then shows the position before it, the move played and its label
+in words, and the better move marked on the board as a hint is.
 """
 
 from __future__ import annotations
@@ -594,8 +596,9 @@ class Board(widgets.VBox):
                 self.adapter.draw(state, viewer=viewer)
                 self._drawn_viewer = viewer
             selected, targets = self._clicks, self._targets()
-            if not selected and self._view is not None and self._view.hint_move:
-                selected, targets = self._hint_cells(self._view.hint_move)
+            marked = self._view.hint_move or self._view.review_move if self._view is not None else ""
+            if not selected and marked:
+                selected, targets = self._hint_cells(marked)
             self.adapter.draw(state, targets=targets, selected=selected, preview=preview, viewer=viewer)
         canvas = self.figure.canvas
         if getattr(canvas, "syncing_data_url", True):
@@ -630,6 +633,7 @@ class Board(widgets.VBox):
     def _sync_review(self, view: SessionView) -> None:
         over = self.session.state.is_terminal() and view.curtain is None
         self.review_button.layout.display = None if over and len(self.game.teams()) == 2 else "none"
+        self.review_label.layout.display = None if view.review else "none"
         self.review_button.disabled = "review" not in view.enabled
         self.review_button.tooltip = self.session.review_refusal() or "Chart the win chance by move, mistakes marked"
         self.review_label.value = view.review

@@ -3,7 +3,8 @@
 Pressing Hint shows the best move in words beside the button ("Hint: 4 (win chance 62%)"), a
 legal move of the position on screen, and the button turns off until the position changes;
 ticking Evaluation shows the win chance beside the board. In a loaded endgame the hint is the
-forced win; the agents then play the game out and Review charts it.
+forced win; the agents then play the game out, Review charts it, and the start picked in the
+move list shows its move reviewed (the only one, so the best).
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ def test_hint_shows_a_legal_best_move_and_the_evaluation_turns_on(page: Page, vo
     expect(board.locator(".tl-review-text")).to_contain_text(
         re.compile(r"^Review: South: \d+ mistake"), timeout=STEP_MS
     )
+    expect(board.locator(".tl-review-chart")).to_be_visible()
+    board.locator(".tl-moves select").select_option(index=0)  # the start: the first move reviewed
+    expect(board.locator(".tl-review-text")).to_contain_text("Move 1, South played 5: the best move", timeout=STEP_MS)
     expect(board.locator(".tl-review-chart")).to_be_visible()
     expect(board.locator(".tl-errors")).to_have_text("")
     page.screenshot(path=artifacts / "review.png")

@@ -17,8 +17,9 @@ def test_hint_shows_the_best_move_in_words_and_marks_its_cells(monkeypatch):
     hint = board.session.hint_shown
     assert hint is not None and board.hint_label.value.startswith(f"Hint: {hint.move} (")
     state = board.state
-    cells = board.adapter.action_cells(state, board.session.actions_of(hint.move)[0])
-    assert drawn[-1]["selected"] == tuple(cells[:-1]) and cells[-1] in drawn[-1]["targets"]
+    (action,) = board.session.actions_of(hint.move)  # a Sinoda move is one action of two clicks
+    cells = board.adapter.action_cells(state, action)
+    assert len(cells) == 2 and drawn[-1]["selected"] == cells[:1] and drawn[-1]["targets"] == {cells[1]}
     assert board.hint_button.disabled and board.record().hints == [0]
     assert board.errors.text == ""
 
@@ -54,8 +55,16 @@ def test_review_charts_a_finished_game_under_the_board():
     assert board.errors.text == "" and board.review_label.value.startswith("Review: South: ")
     assert bytes(board.review_chart.value).startswith(b"\x89PNG") and board.review_chart.layout.display is None
     assert board.review_button.disabled
-    board.undo()  # the game is not over on screen: no review shown, nor the button
-    assert board.review_chart.layout.display == "none" and board.review_button.layout.display == "none"
+    frame = board.session.review_shown
+    worst = frame.loc[frame["loss"].idxmax()]
+    drawn = []
+    draw = board.adapter.draw
+    board.adapter.draw = lambda state, **marks: (drawn.append(marks), draw(state, **marks))
+    board.moves.value = int(worst["move"]) - 1  # picked in the move list: the position before it
+    assert board.review_label.value.startswith(f"Move {worst['move']}, ") and board.review_chart.layout.display is None
+    assert board.review_button.layout.display == "none"  # the game is not over on screen
+    better = board.session.actions_of(worst["best_move"])[0]  # a hole: one action, one cell
+    assert worst["loss"] > 0 and drawn[-1]["targets"] == {board.adapter.action_cells(board.state, better)[-1]}
 
 
 def test_plot_review_marks_the_mistakes_for_the_chosen_side():
