@@ -4,6 +4,8 @@ check the values: tests/test_session.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tabletop_lab.widgets import Board
 
 
@@ -79,3 +81,17 @@ def test_plot_review_marks_the_mistakes_for_the_chosen_side():
     ax = plot_review(table, ((0,), (1,)), seat=0, name="South", ax=Figure().add_subplot())
     assert list(ax.lines[0].get_ydata()) == [0.6, 0.7, 0.9]  # North's 0.3 is South's 0.7
     assert [tuple(c.get_offsets()[0]) for c in ax.collections] == [(2.0, 0.7)]  # the mistake
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [("capitals", {}), ("cross_endodoi", {}), ("sinoda", {}), ("sinomilia", {}), ("sygo", {"size": 9})],
+)
+def test_every_game_gives_a_legal_hint_on_its_board(name, options):
+    board = Board(name, options=options, seed=0)  # every seat human, as at a table
+    if board.handing_over is not None:
+        board.ready()
+    board.hint()
+    hint = board.session.hint_shown
+    assert hint is not None and hint.move in board.state.legal_moves()
+    assert board.hint_label.value.startswith(f"Hint: {hint.move} (") and board.errors.text == ""
