@@ -70,8 +70,8 @@ def test_a_metric_only_one_variant_gives_is_left_out_with_a_note():
 
 def test_frames_that_are_not_one_game_on_the_same_seeds_are_refused():
     a = nim(10)
-    with pytest.raises(ValueError, match="games of test_nim and test_seesaw: compare frames of one game"):
-        compare_variants(a, nim(10, name="test_seesaw"))
+    with pytest.raises(ValueError, match="games of test_nim and test_draw_trap: compare frames of one game"):
+        compare_variants(a, nim(10, name="test_draw_trap"))
     with pytest.raises(ValueError, match="hold 10 and 12 games: simulate both with the same n_games and seed"):
         compare_variants(a, nim(12))
     with pytest.raises(
