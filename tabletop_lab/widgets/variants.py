@@ -32,6 +32,7 @@ __all__ = ["VariantLab", "MAX_VARIANT_GAMES"]
 
 MAX_VARIANT_GAMES = 20_000  # per variant: every chunk recomputes the card, replaying the games
 VARIANTS = ("a", "b")
+FIGURE_WIDTH = 6.4  # inches, drawn at 100 dpi and shown at that size
 #: Metrics counted in turns, actions or digits, plotted apart from the shares and values.
 _COUNTS = ("duration_turns", "branching_factor", "game_tree_log10", "state_space_log10")
 
@@ -98,7 +99,9 @@ class VariantLab(widgets.VBox):
         self.status.add_class("tl-variant-status")
         self.table = widgets.HTML()
         self.table.add_class("tl-variant-table")
-        self.plot = widgets.Image(format="png", layout=widgets.Layout(display="none"))
+        self.plot = widgets.Image(
+            format="png", layout=widgets.Layout(width=f"{FIGURE_WIDTH * 100:.0f}px", display="none")
+        )
         self.downloads = widgets.HTML()
         self.downloads.add_class("tl-variant-downloads")
         self.errors = ErrorLog()
@@ -327,7 +330,7 @@ def summarise_variants(table: Any) -> tuple[str, bytes]:
         + "".join(f"<p><small>{note}</small></p>" for note in table.attrs.get("notes", []))
     )
     groups = [g for g in (table[~table["metric"].isin(_COUNTS)], table[table["metric"].isin(_COUNTS)]) if len(g)]
-    figure = Figure(figsize=(6.4, 1.2 + 0.32 * len(table) + 0.8 * len(groups)), dpi=100, layout="constrained")
+    figure = Figure(figsize=(FIGURE_WIDTH, 1.2 + 0.32 * len(table) + 0.8 * len(groups)), dpi=100, layout="constrained")
     if groups:
         axes = figure.subplots(len(groups), 1, height_ratios=[len(g) for g in groups], squeeze=False)[:, 0]
         for ax, group in zip(axes, groups):
