@@ -43,7 +43,8 @@ class VariantLab(widgets.VBox):
     ``game``: a name or a Game (default: the first game menus list); ``options_a`` and
     ``options_b`` preset the two variants (default: the game's options for both). ``evaluate``
     records each position's evaluation (``simulate(evaluator="evaluate")``), which the value
-    metrics need and which plays every game in Python. ``results`` is the latest
+    metrics need and which plays every game in Python; the agents change seats every game
+    (``simulate(seats="rotate")``), alike in both variants. ``results`` is the latest
     ``compare_variants`` table, ``games`` the two variants' frames. ``run()``, ``stop()`` and
     ``wait()`` as in ``SimulationPanel``; status (``tl-variant-status``): ``idle``,
     ``running k/n…``, ``done: n paired games in s``, ``stopped: k of n paired games in s``.
@@ -211,11 +212,10 @@ class VariantLab(widgets.VBox):
                         frames[side].append(df)
                     played += len(both)
                 if played:
-                    self._show({side: pd.concat(frames[side], ignore_index=True) for side in VARIANTS}, seed, False)
+                    self._show({side: pd.concat(frames[side], ignore_index=True) for side in VARIANTS}, seed)
                 if self._stop.is_set() or len(pair) < 2 or pair["b"].attrs["interrupted"]:
                     break
-            if played:
-                self._show(dict(zip(VARIANTS, self.games)), seed, True)
+            self._offer_downloads()
             took = time.perf_counter() - started
             self.status.value = (
                 f"done: {played:,} paired games in {took:.1f} s"
@@ -223,6 +223,7 @@ class VariantLab(widgets.VBox):
                 else f"stopped: {played:,} of {n_games:,} paired games in {took:.1f} s"
             )
         except Exception as exc:
+            self._offer_downloads()  # the pairs of the chunks before the failing one
             self.errors.report(exc)
             self.status.value = "idle: the run failed, see the message below"
         finally:
@@ -239,18 +240,18 @@ class VariantLab(widgets.VBox):
             f", about {_duration(left)} left" if left else ""
         )
 
-    def _show(self, frames: dict, seed: int, final: bool) -> None:
+    def _show(self, frames: dict, seed: int) -> None:
         from ..stats import compare_variants
 
         table = compare_variants(frames["a"], frames["b"], seed=seed)
         self.games = (frames["a"], frames["b"])
         self.results = table
-        html, png = summarise_variants(table)
-        self.table.value = html
-        self.plot.value = png
+        self.table.value, self.plot.value = summarise_variants(table)
         self.plot.layout.display = None
-        if final:
-            self.downloads.value = variant_downloads(table, frames, self.game.name)
+
+    def _offer_downloads(self) -> None:
+        if self.results is not None:
+            self.downloads.value = variant_downloads(self.results, dict(zip(VARIANTS, self.games)), self.game.name)
 
     # --- settings ------------------------------------------------------------------------
 

@@ -82,3 +82,27 @@ def test_stop_keeps_the_games_both_variants_finished():
     assert panel.status.value.startswith(f"stopped: {len(a):,} of 1,000 paired games")
     assert "drama" not in panel.results["metric"].tolist()  # no evaluations recorded
     assert not panel.run_button.disabled and panel.stop_button.disabled
+
+
+def test_an_agent_that_fails_mid_run_keeps_the_pairs_finished_before():
+    from tabletop_lab.agents import RandomAgent
+
+    class Breaks(RandomAgent):
+        """Plays randomly, then raises in its 300th decision."""
+
+        name = "breaks"
+        calls = 0
+
+        def choose_action(self, state):
+            Breaks.calls += 1
+            if Breaks.calls == 300:
+                raise RuntimeError("out of ideas")
+            return super().choose_action(state)
+
+    panel = lab(agents=[Breaks(), "random"], n_games=100, evaluate=False)
+    panel.run()
+    panel.wait(timeout=120)
+    assert "out of ideas" in panel.errors.text and panel.status.value.startswith("idle: the run failed")
+    a, b = panel.games
+    assert 0 < len(a) == len(b) < 100 and len(a) % 10 == 0  # whole chunks of 10 pairs
+    assert "Download the differences (CSV)" in panel.downloads.value and not panel.run_button.disabled
