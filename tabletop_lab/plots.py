@@ -17,7 +17,14 @@ import pandas as pd
 
 from . import stats
 
-__all__ = ["plot_win_rates", "plot_first_player_advantage", "plot_lengths", "plot_tournament", "plot_review"]
+__all__ = [
+    "plot_win_rates",
+    "plot_first_player_advantage",
+    "plot_lengths",
+    "plot_tournament",
+    "plot_variant_differences",
+    "plot_review",
+]
 
 _CI_LABEL = "95% Wilson CI"
 
@@ -121,6 +128,32 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     ax.set_title(f"Round robin (n = {_n_text(table['n'])} games per match)\ncells: rate [95% Wilson CI]")
+    return ax
+
+
+def plot_variant_differences(table: pd.DataFrame, ax: Any = None) -> Any:
+    """Each metric's difference (variant B minus A) from ``stats.compare_variants``, a dot with
+    its paired-bootstrap interval as whiskers, one row per metric, and a line at zero (no
+    difference). Plot metrics of one scale together (shares apart from counts of turns)."""
+    ax = _axes(ax)
+    y = np.arange(len(table))[::-1]
+    difference = table["difference"].to_numpy(dtype=float)
+    low, high = table["ci_low"].to_numpy(dtype=float), table["ci_high"].to_numpy(dtype=float)
+    ax.axvline(0, color="grey", linestyle="--", label="no difference")
+    ax.errorbar(
+        difference,
+        y,
+        xerr=[difference - low, high - difference],
+        fmt="o",
+        color="tab:blue",
+        ecolor="black",
+        capsize=4,
+        label="95% paired bootstrap CI",
+    )
+    ax.set_yticks(y, [str(m) for m in table["metric"]])
+    ax.set_ylim(-0.8, len(table) - 0.2)
+    ax.set_xlabel("difference, B − A")
+    ax.set_title(f"Variant B − variant A (n = {_n_text(table['n'])} paired games)", fontsize="medium")
     return ax
 
 

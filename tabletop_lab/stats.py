@@ -14,7 +14,9 @@ Intervals are Wilson score intervals (sane at 0%, 100% and small n). With draws 
 count is not binomial; Wilson on wins + draws/2 is then an approximation.
 
 ``report_card`` gathers these and the metrics of recorded games (``tabletop_lab.metrics``) in
-one table, with percentile-bootstrap intervals over games (docs/metrics.md).
+one table, with percentile-bootstrap intervals over games (docs/metrics.md); ``compare_variants``
+gives each metric's difference between two option sets played on the same seeds, with a paired
+bootstrap interval.
 
 >>> [round(bound, 4) for bound in wilson(8, 10)]
 [0.4902, 0.9433]
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,9 +45,11 @@ __all__ = [
     "length_summary",
     "summary",
     "report_card",
+    "compare_variants",
     "RATE_COLUMNS",
     "CARD_METRICS",
     "CARD_COLUMNS",
+    "VARIANT_COLUMNS",
 ]
 
 _AGENT_COLUMN = re.compile(r"^agent_(\d+)$")
@@ -181,6 +186,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high", "n"])
 
 
+#: The columns of ``compare_variants``.
+VARIANT_COLUMNS = ["metric", "value_a", "value_b", "difference", "ci_low", "ci_high", "n", "definition"]
 #: The columns of ``report_card``.
 CARD_COLUMNS = ["metric", "value", "ci_low", "ci_high", "n", "definition"]
 #: ``report_card``'s metrics, in its order, with their definitions (docs/metrics.md has more).
@@ -241,8 +248,140 @@ def report_card(
     repetition and coverage, the actions and ``replay=True`` (which replays every completed game
     in Python). Raises ``ValueError`` for an unknown metric or a frame ``simulate`` did not make.
     """
+    from .sim.frame import replay_actions  # sim imports stats: imported here, not above
+
+    names = _metric_names(metrics, resamples)
+    plan = _card_plan(df, names, replay)
+    game, seats, done, wanted, notes, bound = plan.game, plan.seats, plan.done, plan.wanted, plan.notes, plan.bound
+    columns = _per_game_columns(df, game, seats, done, wanted, replay_actions)
+    means = _bootstrap_means(columns, resamples, seed) if columns else {}
+    low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
+    rows = []
+    for metric in wanted:
+        row: dict[str, Any] = {"metric": metric, "definition": CARD_METRICS[metric]}
+        if metric == "advantage_first":
+            row.update(first_player_advantage(df))
+        elif metric == "drawishness":
+            row.update(draw_rate(df))
+        elif metric == "completion":
+            cut = timeout_rate(df)
+            row.update(value=1 - cut["value"], ci_low=1 - cut["ci_high"], ci_high=1 - cut["ci_low"], n=cut["n"])
+        elif metric == "state_space_log10":
+            row.update(value=bound, ci_low=np.nan, ci_high=np.nan, n=len(df))
+        elif metric == "balance":
+            boot = _balance_means(means, seats)
+            row.update(value=balance(df), n=int(done.sum()), **_percentiles(boot, low_q, high_q))
+        else:
+            x = columns[metric]
+            n = int(np.isfinite(x).sum())
+            value = float(np.nanmean(x)) if n else np.nan
+            row.update(value=value, n=n, **_percentiles(means[metric], low_q, high_q))
+        rows.append(row)
+    card = pd.DataFrame(rows, columns=CARD_COLUMNS)
+    card["n"] = card["n"].astype("int64")
+    card.attrs["notes"] = notes
+    card.attrs.update({k: df.attrs[k] for k in ("game", "options", "agents", "evaluator") if k in df.attrs})
+    return card
+
+
+def compare_variants(
+    df_a: pd.DataFrame,
+    df_b: pd.DataFrame,
+    seed: int = 0,
+    *,
+    metrics: list[str] | None = None,
+    replay: bool = True,
+    resamples: int = 2000,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """What variant B does to each report-card metric against variant A: one row per metric,
+    columns ``VARIANT_COLUMNS`` (``difference`` is ``value_b - value_a``).
+
+    ``df_a`` and ``df_b`` are ``simulate`` frames of one game under two option sets, played
+    on the same seeds (the same ``seed`` argument and number of games): game ``i`` of A and
+    game ``i`` of B share their seed and seating, so the interval is a paired percentile
+    bootstrap over games, the same resampled indices for both frames (``resamples`` draws
+    from ``seed``). The values are ``report_card``'s; a metric is shown when both frames give
+    it (drawishness when either game can draw); notes on the others are in
+    ``attrs["notes"]``. ``state_space_log10`` is a bound, not an estimate: its interval is its
+    difference. ``n`` counts the pairs where at least one variant gives the metric a value.
+    Raises ``ValueError`` for frames of different games, counts or seeds.
+    """
     from .sim.frame import frame_game, replay_actions  # sim imports stats: imported here, not above
 
+    names = _metric_names(metrics, resamples)
+    _check_paired(df_a, df_b)
+    can_draw = frame_game(df_a).can_draw or frame_game(df_b).can_draw
+    plans = {side: _card_plan(df, names, replay, can_draw) for side, df in (("a", df_a), ("b", df_b))}
+    wanted = [m for m in plans["a"].wanted if m in plans["b"].wanted]
+    notes = list(dict.fromkeys(f"{side.upper()}: {note}" for side, plan in plans.items() for note in plan.notes))
+    for side, other in (("a", "b"), ("b", "a")):
+        only = [m for m in plans[side].wanted if m not in plans[other].wanted]
+        if only:
+            notes.append(f"{', '.join(only)}: only variant {side.upper()} gives {'it' if len(only) == 1 else 'them'}")
+    columns = {}
+    for side, df in (("a", df_a), ("b", df_b)):
+        plan = plans[side]
+        found = _per_game_columns(df, plan.game, plan.seats, plan.done, wanted, replay_actions, rates=True)
+        columns.update({f"{side}/{key}": values for key, values in found.items()})
+    means = _bootstrap_means(columns, resamples, seed) if columns else {}
+    low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
+    rows = []
+    for metric in wanted:
+        row: dict[str, Any] = {"metric": metric, "definition": CARD_METRICS[metric]}
+        if metric == "state_space_log10":
+            a, b = plans["a"].bound, plans["b"].bound
+            row.update(value_a=a, value_b=b, ci_low=b - a, ci_high=b - a, n=len(df_a))
+        elif metric == "balance":
+            seats = plans["a"].seats
+            boot = _balance_means(means, seats, "b/") - _balance_means(means, seats, "a/")
+            either = plans["a"].done | plans["b"].done
+            row.update(value_a=balance(df_a), value_b=balance(df_b), n=int(either.sum()))
+            row.update(_percentiles(boot, low_q, high_q))
+        else:
+            a, b = columns[f"a/{metric}"], columns[f"b/{metric}"]
+            row.update(value_a=_mean(a), value_b=_mean(b), n=int((np.isfinite(a) | np.isfinite(b)).sum()))
+            row.update(_percentiles(means[f"b/{metric}"] - means[f"a/{metric}"], low_q, high_q))
+        row["difference"] = row["value_b"] - row["value_a"]
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=VARIANT_COLUMNS)
+    table["n"] = table["n"].astype("int64")
+    table.attrs["notes"] = notes
+    table.attrs.update(game=str(df_a["game"].iat[0]), options_a=_options_of(df_a), options_b=_options_of(df_b))
+    return table
+
+
+def _check_paired(df_a: pd.DataFrame, df_b: pd.DataFrame) -> None:
+    """Refuse two frames that are not the same games under two option sets."""
+    if _seats(df_a) != _seats(df_b):
+        raise ValueError(f"the variants seat {_seats(df_a)} and {_seats(df_b)} players: compare frames of one game")
+    games = [str(df["game"].iat[0]) if len(df) else "(no games)" for df in (df_a, df_b)]
+    if games[0] != games[1]:
+        raise ValueError(f"the variants are games of {games[0]} and {games[1]}: compare frames of one game")
+    if not len(df_a) or len(df_a) != len(df_b):
+        raise ValueError(
+            f"the variants hold {len(df_a)} and {len(df_b)} games: simulate both with the same n_games and seed"
+        )
+    if "seed" not in df_a.columns or "seed" not in df_b.columns:
+        raise ValueError("expected frames from tabletop_lab.sim.simulate; a variant lacks the seed column")
+    differ = np.flatnonzero(df_a["seed"].to_numpy() != df_b["seed"].to_numpy())
+    if len(differ):
+        raise ValueError(
+            f"game {differ[0]} has seed {df_a['seed'].iat[differ[0]]} in variant A and "
+            f"{df_b['seed'].iat[differ[0]]} in B: simulate both with the same seed"
+        )
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(np.nanmean(values)) if np.isfinite(values).any() else np.nan
+
+
+def _options_of(df: pd.DataFrame) -> str:
+    return str(df["options"].iat[0])
+
+
+def _metric_names(metrics: list[str] | None, resamples: int) -> list[str]:
+    """The metrics asked for, checked: all of ``CARD_METRICS`` for None."""
     if isinstance(metrics, str) or not (metrics is None or isinstance(metrics, (list, tuple))):
         raise ValueError(f"metrics must be None or a list of metric names; got {metrics!r}"[:300])
     names = list(CARD_METRICS) if metrics is None else list(metrics)
@@ -251,13 +390,34 @@ def report_card(
         raise ValueError(f"unknown metric {unknown[0]!r}; report_card knows {', '.join(CARD_METRICS)}")
     if type(resamples) is not int or resamples < 1:
         raise ValueError(f"resamples must be a positive integer; got {resamples!r}")
+    return names
+
+
+@dataclass
+class _Plan:
+    """What a card of one frame can show: its game, seats, completed games (``done``), the
+    metrics it gives (``wanted``, in the order asked), notes on the others, the state-space bound."""
+
+    game: Any
+    seats: int
+    done: np.ndarray
+    wanted: list[str]
+    notes: list[str]
+    bound: float | None
+
+
+def _card_plan(df: pd.DataFrame, names: list[str], replay: bool, can_draw: bool | None = None) -> _Plan:
+    """Which of ``names`` the frame gives (``report_card`` explains the rules); ``can_draw``
+    overrides the game's own ``can_draw`` (a comparison keeps draws if either variant has them)."""
+    from .sim.frame import frame_game  # sim imports stats: imported here, not above
+
     seats = _seats(df)
     game = frame_game(df)
     done = ~df["hit_cap"].to_numpy()
     recorded = {c for c in ("actions", "n_legal", "values") if c in df.columns}
     notes: list[str] = []
     absent = set()
-    if not game.can_draw:
+    if not (game.can_draw if can_draw is None else can_draw):
         absent.add("drawishness")
     if game.num_sites is None:
         absent.add("coverage")
@@ -280,47 +440,32 @@ def report_card(
         missing = [m for m in _NEEDS_REPLAY if m in wanted and m not in absent]
         absent.update(missing)
         notes.append(f"{', '.join(missing)}: call report_card with replay=True")
-    wanted = [m for m in wanted if m not in absent]
-
-    columns = _per_game_columns(df, game, seats, done, wanted, replay_actions)
-    means = _bootstrap_means(columns, resamples, seed) if columns else {}
-    low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
-    rows = []
-    for metric in wanted:
-        row: dict[str, Any] = {"metric": metric, "definition": CARD_METRICS[metric]}
-        if metric == "advantage_first":
-            row.update(first_player_advantage(df))
-        elif metric == "drawishness":
-            row.update(draw_rate(df))
-        elif metric == "completion":
-            cut = timeout_rate(df)
-            row.update(value=1 - cut["value"], ci_low=1 - cut["ci_high"], ci_high=1 - cut["ci_low"], n=cut["n"])
-        elif metric == "state_space_log10":
-            row.update(value=bound, ci_low=np.nan, ci_high=np.nan, n=len(df))
-        elif metric == "balance":
-            rates = np.column_stack([means[f"seat_{s}"] for s in range(seats)])
-            boot = 1 - (rates.max(axis=1) - rates.min(axis=1))
-            row.update(value=balance(df), n=int(done.sum()), **_percentiles(boot, low_q, high_q))
-        else:
-            x = columns[metric]
-            n = int(np.isfinite(x).sum())
-            value = float(np.nanmean(x)) if n else np.nan
-            row.update(value=value, n=n, **_percentiles(means[metric], low_q, high_q))
-        rows.append(row)
-    card = pd.DataFrame(rows, columns=CARD_COLUMNS)
-    card["n"] = card["n"].astype("int64")
-    card.attrs["notes"] = notes
-    card.attrs.update({k: df.attrs[k] for k in ("game", "options", "agents", "evaluator") if k in df.attrs})
-    return card
+    return _Plan(game, seats, done, [m for m in wanted if m not in absent], notes, bound)
 
 
 def _per_game_columns(
-    df: pd.DataFrame, game: Any, seats: int, done: np.ndarray, wanted: list[str], replay_actions: Any
+    df: pd.DataFrame,
+    game: Any,
+    seats: int,
+    done: np.ndarray,
+    wanted: list[str],
+    replay_actions: Any,
+    rates: bool = False,
 ) -> dict[str, np.ndarray]:
     """Each bootstrapped metric's value per game (NaN where a game gives none), and for balance
-    each seat's score per completed game (``seat_<s>``: 1 a win, 1/2 a draw, 0 a loss)."""
+    each seat's score per completed game (``seat_<s>``: 1 a win, 1/2 a draw, 0 a loss). With
+    ``rates`` the Wilson-interval rates get columns too (the first player's score, a draw, not
+    cut), so that a paired bootstrap can take their differences."""
     n = len(df)
     out: dict[str, np.ndarray] = {}
+    if rates and "advantage_first" in wanted:
+        returns = df[[f"returns_{s}" for s in range(seats)]].to_numpy(np.float64)
+        first = returns[np.arange(n), df["first_player"].to_numpy(np.int64)]
+        out["advantage_first"] = np.where(done, (first + 1) / 2, np.nan)
+    if rates and "drawishness" in wanted:
+        out["drawishness"] = np.where(done, df["draw"].to_numpy(np.float64), np.nan)
+    if rates and "completion" in wanted:
+        out["completion"] = done.astype(np.float64)
 
     def column(metric: str, rows: Any, function: Any) -> None:
         if metric in wanted:
@@ -388,6 +533,12 @@ def _bootstrap_means(columns: dict[str, np.ndarray], resamples: int, seed: int) 
             means.append(np.nansum(picked, axis=1) / counts)
     stacked = np.concatenate(means)
     return {name: stacked[:, j] for j, name in enumerate(names)}
+
+
+def _balance_means(means: dict[str, np.ndarray], seats: int, prefix: str = "") -> np.ndarray:
+    """Balance in each resample, from the resampled seat scores (``seat_<s>`` columns)."""
+    rates = np.column_stack([means[f"{prefix}seat_{s}"] for s in range(seats)])
+    return 1 - (rates.max(axis=1) - rates.min(axis=1))
 
 
 def _percentiles(boot: np.ndarray, low_q: float, high_q: float) -> dict[str, float]:

@@ -1,4 +1,5 @@
-"""Jupyter widgets: a playable ``Board``, a ``ReplayViewer``, ``animate_move`` and a ``SimulationPanel``.
+"""Jupyter widgets: a playable ``Board``, a ``ReplayViewer``, ``animate_move``, a ``SimulationPanel``
+and a ``VariantLab``.
 
 They need ipywidgets and ipympl (the ``widgets`` extra); ``import tabletop_lab`` does not import
 them. Each game plugs into the generic board through ``games/<game>/board.py``, a subclass of
@@ -11,12 +12,14 @@ from .board import Board
 from .links import page_query
 from .replay import ReplayViewer
 from .simulation import SimulationPanel
+from .variants import VariantLab
 
 __all__ = [
     "Board",
     "BoardAdapter",
     "ReplayViewer",
     "SimulationPanel",
+    "VariantLab",
     "animate_move",
     "load_adapter",
     "page_query",

@@ -15,6 +15,7 @@ the chunk sizes depend on the number of games only, so the same settings give th
 from __future__ import annotations
 
 import base64
+import html
 import io
 import os
 import threading
@@ -33,7 +34,7 @@ from ..registry import list_games, load_game
 from ..render import figure_png
 from .controls import ErrorLog, guarded, option_controls, option_value, seat_picker
 
-__all__ = ["SimulationPanel", "MAX_GAMES", "chunk_sizes"]
+__all__ = ["SimulationPanel", "MAX_GAMES", "chunk_sizes", "chunk_seed", "data_link"]
 
 PLOT_SIZE = (6.0, 3.2)  # inches, drawn at 100 dpi
 MAX_GAMES = 1_000_000  # per run: a bigger study belongs in a script (tabletop-lab simulate)
@@ -61,6 +62,11 @@ def chunk_sizes(n_games: int) -> list[int]:
         left -= sizes[-1]
         size = min(size * 2, largest)
     return sizes
+
+
+def chunk_seed(seed: int, k: int) -> int:
+    """The ``simulate`` seed of chunk ``k`` of a run seeded ``seed`` (a non-negative int64)."""
+    return int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1, np.uint64)[0] >> 1)
 
 
 class SimulationPanel(widgets.VBox):
@@ -205,14 +211,13 @@ class SimulationPanel(widgets.VBox):
         try:
             for k, size in enumerate(chunk_sizes(n_games)):
                 done = sum(len(f) for f in frames)
-                chunk_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1, np.uint64)[0] >> 1)
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", "simulation interrupted", RuntimeWarning)
                     df = simulate(
                         self.game,
                         agents,
                         size,
-                        seed=chunk_seed,
+                        seed=chunk_seed(seed, k),
                         seats=seats,
                         workers=workers,  # threads when the compiled kernel plays, else processes
                         progress=lambda finished, _total, base=done: self._progress(base + finished, n_games, started),
@@ -410,16 +415,19 @@ def download_links(df: Any, name: str) -> str:
 
     links = []
     if len(df) <= DOWNLOAD_CSV_ROWS:
-        csv = base64.b64encode(df.to_csv(index=False).encode()).decode("ascii")
-        links.append(f'<a download="{name}.csv" href="data:text/csv;base64,{csv}">Download the rows (CSV)</a>')
+        links.append(data_link(df.to_csv(index=False).encode(), f"{name}.csv", "text/csv", "Download the rows (CSV)"))
     buffer = io.BytesIO()
     storable(df).to_parquet(buffer)  # winners' tuples as lists: Parquet cannot store them as categories
-    parquet = base64.b64encode(buffer.getvalue()).decode("ascii")
     links.append(
-        f'<a download="{name}.parquet" href="data:application/octet-stream;base64,{parquet}">'
-        "Download the rows (Parquet)</a>"
+        data_link(buffer.getvalue(), f"{name}.parquet", "application/octet-stream", "Download the rows (Parquet)")
     )
     return " · ".join(links)
+
+
+def data_link(data: bytes, filename: str, mime: str, text: str) -> str:
+    """An HTML link that downloads ``data`` as ``filename`` (a data URL: the server serves no files)."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return f'<a download="{html.escape(filename)}" href="data:{mime};base64,{encoded}">{html.escape(text)}</a>'
 
 
 def _duration(seconds: float) -> str:

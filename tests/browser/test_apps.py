@@ -438,6 +438,30 @@ def test_study_runs_a_simulation(page: Page, voila_url, artifacts, record_timing
     page.screenshot(path=artifacts / "study.png", full_page=True)
 
 
+def test_study_compares_two_variants_in_its_variant_lab(page: Page, voila_url, artifacts):
+    """The Variant lab tab: Skip origin in variant B only, 20 paired random games, a table of differences."""
+    open_app(page, voila_url, "study.ipynb")
+    page.get_by_role("tab", name="Variant lab").click()
+    lab = page.locator(".tl-variant")
+    expect(lab).to_be_visible()
+    status = lab.locator(".tl-variant-status")
+    expect(status).to_have_text("idle")
+    games = lab.locator(".tl-variant-games input")
+    games.fill("20")
+    games.press("Enter")
+    lab.locator(".tl-variant-options-b input[type=checkbox]").first.check()
+    lab.locator(".tl-variant-run").click()
+    expect(status).to_contain_text("done: 20 paired games", timeout=120_000)
+    table = lab.locator(".tl-variant-table table")
+    expect(table).to_contain_text("B − A (95% CI)")
+    for metric in ("advantage_first", "duration_turns", "lead_change"):
+        expect(table).to_contain_text(metric)
+    expect(lab.locator(".tl-variant-downloads")).to_contain_text("Download the differences (CSV)")
+    expect(lab.locator(".tl-errors")).to_have_text("")
+    page.wait_for_timeout(400)
+    page.screenshot(path=artifacts / "study_variant_lab.png", full_page=True)
+
+
 def test_study_stops_on_request_and_when_its_tab_closes(context, voila_url):
     """Stop keeps the finished games; a run still going when the tab closes ends with its kernel."""
     page = context.new_page()
