@@ -598,3 +598,14 @@ def test_no_review_with_hidden_cards_unless_all_are_shown():
     assert session.state.is_terminal()
     with pytest.raises(ValueError, match="no review: a review reads every player's cards: press Show all cards"):
         session.review()
+
+
+def test_no_hint_in_the_middle_of_a_move_of_several_actions():
+    session = PlaySession(load_game("sygo", size=9), ["human", "human"], seed=0)
+    for move in ("place e5", "place d4", "place c3"):  # Black, White, then Black's group may grow
+        session.play_actions(session.actions_of(move))
+    grow = next(a for a in session.legal_actions() if session.state.action_to_string(a).startswith("grow"))
+    session.play_actions([grow])
+    assert session.state.mid_turn() and "hint" not in session.view().enabled
+    with pytest.raises(ValueError, match=r"no hint: a move is in progress: finish it or take it back \(Undo\)"):
+        session.hint()
