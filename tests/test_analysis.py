@@ -270,7 +270,9 @@ def test_the_notebooks_view_of_an_analysis():
     assert list(table.index) == [m.move for m in found.moves] and table.loc[found.best_move, "win chance"] == 1.0
     sinoda = load_game("sinoda", players=4, teams="pairs").new_initial_state()
     found, names = analyse(sinoda, budget=BUDGET, top=12), sinoda.game.info.player_names
-    assert len(found.side) == 2 and " and ".join(names[p] for p in found.side) in summary(found, names)  # a team
+    assert f"{names[found.side[0]]} and {names[found.side[1]]}" in summary(found, names)  # a team of two
+    six = load_game("sinoda", players=6, teams="triples").new_initial_state()
+    assert f"for {names[0]}, {names[2]} and {names[4]}" in summary(analyse(six, budget=BUDGET, top=3), names)
     ax = plot_moves(found, top=5)
     heights = [bar.get_width() for bar in ax.patches]
     valued = [m.value for m in found.moves if m.value is not None][:5]

@@ -22,9 +22,9 @@ FIGURE_MOVES = 8
 
 
 def _side_name(found: Analysis, names: Sequence[str]) -> str:
-    """The side to move, by name: its player, or its team (``"White and Black"``)."""
+    """The side to move, by name: its player, or its team (``"Red, Yellow and Orange"``)."""
     named = [names[p] if p < len(names) else f"player {p}" for p in found.side]
-    return " and ".join(named)
+    return " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
 def summary(found: Analysis, names: Sequence[str] = ()) -> str:
@@ -45,7 +45,7 @@ def moves_table(found: Analysis) -> Any:
 
 def plot_moves(found: Analysis, names: Sequence[str] = (), top: int = FIGURE_MOVES, ax: Any = None) -> Any:
     """Horizontal bars of the win chance of the best ``top`` valued moves, best at the top;
-    proven moves dark, estimates light, a dashed line at an even chance. Returns the Axes."""
+    proven moves green, estimates blue, a dashed line at an even chance. Returns the Axes."""
     import matplotlib.pyplot as plt
 
     shown = [m for m in found.moves if m.value is not None][:top]
@@ -53,11 +53,11 @@ def plot_moves(found: Analysis, names: Sequence[str] = (), top: int = FIGURE_MOV
         _, ax = plt.subplots(figsize=(6.5, 0.45 * len(shown) + 1.4), layout="constrained")
     labels = [m.move for m in shown][::-1]
     values = [m.value for m in shown][::-1]
-    colours = ["tab:green" if m.proven else "tab:olive" for m in shown][::-1]
+    colours = ["tab:green" if m.proven else "tab:blue" for m in shown][::-1]
     bars = ax.barh(labels, values, color=colours)
     ax.bar_label(bars, labels=[f"{v:.0%}" for v in values], padding=2, fontsize="small")
     ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8)
     ax.set_xlim(0, 1.12)
-    ax.set_xlabel(f"win chance for {_side_name(found, names)} (dark: proven)")
+    ax.set_xlabel(f"win chance for {_side_name(found, names)} (green: proven)")
     ax.set_title(f"The expert's view ({found.budget:,} simulations, seed {found.seed})", fontsize="medium")
     return ax
