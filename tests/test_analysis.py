@@ -252,3 +252,29 @@ def test_review_refuses_bad_input_clearly():
         with pytest.raises(error, match=message) as caught:
             review(given, **{"progress": False, **kwargs})
         assert len(str(caught.value)) < 300
+
+
+def test_the_notebooks_view_of_an_analysis():
+    """``view``: the summary names the best move, its side and its line; the table is indexed by
+    move with a ``win chance``; the figure has one bar per valued move shown, best at the top."""
+    import matplotlib.pyplot as plt
+
+    from tabletop_lab.analysis.view import moves_table, plot_moves, summary
+
+    state = load_game("cross_endodoi").state_from_notation("0,0,0,0,0,1/0,0,0,0,0,1 20-14 0")
+    found = analyse(state, budget=BUDGET)
+    text = summary(found, state.game.info.player_names)
+    assert f"`{found.best_move}`" in text and "100%" in text and "proven" in text
+    assert state.game.info.player_names[0] in text
+    table = moves_table(found)
+    assert list(table.index) == [m.move for m in found.moves] and table.loc[found.best_move, "win chance"] == 1.0
+    sinoda = load_game("sinoda", players=4, teams="pairs").new_initial_state()
+    found, names = analyse(sinoda, budget=BUDGET, top=12), sinoda.game.info.player_names
+    assert f"{names[found.side[0]]} and {names[found.side[1]]}" in summary(found, names)  # a team of two
+    six = load_game("sinoda", players=6, teams="triples").new_initial_state()
+    assert f"for {names[0]}, {names[2]} and {names[4]}" in summary(analyse(six, budget=BUDGET, top=3), names)
+    ax = plot_moves(found, top=5)
+    heights = [bar.get_width() for bar in ax.patches]
+    valued = [m.value for m in found.moves if m.value is not None][:5]
+    assert heights == valued[::-1] and len(heights) == 5
+    plt.close("all")

@@ -20,6 +20,7 @@ MODULES = [
     "tabletop_lab.analysis.position",
     "tabletop_lab.analysis.review",
     "tabletop_lab.analysis.solver",
+    "tabletop_lab.analysis.view",
     "tabletop_lab.render",
     "tabletop_lab.metrics",
 ]

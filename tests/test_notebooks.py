@@ -338,7 +338,13 @@ def notebook_namespace(path: Path, cell_ids: list[str], **parameters) -> dict:
 @pytest.fixture(scope="module")
 def explore():
     return notebook_namespace(
-        EXPLORE, ["setup", "analysis-logic"], MCTS_ITERATIONS=40, ALPHABETA_DEPTH=2, SEED=0, MOVE=None
+        EXPLORE,
+        ["setup", "analysis-logic"],
+        MCTS_ITERATIONS=40,
+        ALPHABETA_DEPTH=2,
+        EXPERT_BUDGET=50,
+        SEED=0,
+        MOVE=None,
     )
 
 
@@ -353,15 +359,18 @@ def test_explore_analyses_every_curated_position(explore, name):
     shown = explore["sections"](result, named)
     plt.close("all")
     assert list(result["moves"].index) == state.legal_moves()
-    assert set(shown) == {"position", "moves", "closeup", "agents", "searches", "board", "play"}
+    assert set(shown) == {"position", "moves", "closeup", "agents", "searches", "board", "expert", "play"}
+    sections = ("closeup", "agents", "searches", "board", "expert")
     if state.is_terminal():
         assert result["move"] is None and result["choices"].empty and result["searches"].empty
-        assert all(shown[section] == [explore["GAME_OVER"]] for section in ("closeup", "agents", "searches", "board"))
+        assert result["expert"] is None and all(shown[section] == [explore["GAME_OVER"]] for section in sections)
     else:
         assert result["move"] == (named.move or state.legal_moves()[0])
         assert len(result["choices"]) == 3 and set(result["choices"]) <= set(state.legal_moves())
         assert result["searches"]["MCTS visits"].sum() == 40
         assert len(shown["closeup"]) == 2 and len(shown["searches"]) == 2
+        summary, table, _ = shown["expert"]
+        assert f"`{result['expert'].best_move}`" in summary.data and set(table.index) == set(state.legal_moves())
 
 
 # ----------------------------------------------------------------------------- scripts/run_studies.py
