@@ -173,8 +173,8 @@ def plot_report_cards(cards: Mapping[str, pd.DataFrame], ax: Any = None, *, unit
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("value (log scale) with 95% interval")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title("Report card: " + " vs ".join(cards))
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=min(len(cards), 4), frameon=False)
+    ax.set_title("Report card: " + " vs ".join(cards) if len(cards) <= 2 else "Report cards side by side")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, frameon=False)
     return ax
 
 
