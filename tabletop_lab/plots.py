@@ -24,6 +24,7 @@ __all__ = [
     "plot_tournament",
     "plot_variant_differences",
     "plot_review",
+    "plot_report_cards",
 ]
 
 _CI_LABEL = "95% Wilson CI"
@@ -184,6 +185,60 @@ def plot_review(table: pd.DataFrame, teams: Any, seat: int = 0, name: str | None
     ax.set_ylabel("win probability")
     ax.set_xlim(0.5, max(1, len(table)) + 0.5)
     _rate_axis(ax)
+
+
+#: The report-card metrics whose values lie on a 0-1 scale (rates, shares, values' spreads),
+#: drawn on one axis; the others (turns, branching, log sizes) go on a log axis.
+UNIT_METRICS = (
+    "balance", "advantage_first", "drawishness", "completion", "decision_moves", "decisiveness",
+    "lead_change", "drama", "uncertainty", "stability", "repetition", "coverage",
+)  # fmt: skip
+
+
+def plot_report_cards(cards: Mapping[str, pd.DataFrame], ax: Any = None, *, unit: bool = True) -> Any:
+    """Dot-and-whisker chart of report cards (``stats.report_card``) side by side: one row per
+    metric, one dot per card (its label in the legend) with its 95% interval as a whisker.
+
+    With ``unit`` the metrics on a 0-1 scale (``UNIT_METRICS``), on a 0-1 axis; otherwise the
+    others (turns, branching factor, log10 sizes) on a log axis, since they differ by orders of
+    magnitude. A metric absent from a card has no dot there.
+    """
+    if not cards:
+        raise ValueError("plot_report_cards needs at least one report card")
+    ax = _axes(ax)
+    present = [m for m in stats.CARD_METRICS if any(m in set(c["metric"]) for c in cards.values())]
+    metrics = [m for m in present if (m in UNIT_METRICS) == unit]
+    if not metrics:
+        raise ValueError(f"plot_report_cards: no {'0-1' if unit else 'unbounded'} metric in these cards")
+    y = np.arange(len(metrics))
+    step = 0.36 / max(1, len(cards) - 1)
+    top = 1.0
+    for k, (label, card) in enumerate(cards.items()):
+        rows = card.set_index("metric").reindex(metrics)
+        offset = (k - (len(cards) - 1) / 2) * step
+        value = rows["value"].to_numpy(dtype=float)
+        low = np.where(np.isnan(rows["ci_low"].to_numpy(dtype=float)), value, rows["ci_low"].to_numpy(dtype=float))
+        high = np.where(np.isnan(rows["ci_high"].to_numpy(dtype=float)), value, rows["ci_high"].to_numpy(dtype=float))
+        top = max(top, float(np.nanmax(high)))
+        games = int(card["n"].max())
+        ax.errorbar(value, y + offset, xerr=[value - low, high - value], fmt="o", capsize=3,
+                    label=f"{label} ({games:,} games)")  # fmt: skip
+    ax.set_yticks(y, metrics)
+    ax.invert_yaxis()
+    if unit:
+        ax.set_xlim(-0.02, top * 1.02)
+        ax.set_xlabel("value (0 to 1) with 95% interval")
+    else:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # there whenever an axes is
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("value (log scale) with 95% interval")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Report card: " + " vs ".join(cards) if len(cards) <= 2 else "Report cards side by side")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, frameon=False)
     return ax
 
 

@@ -1,0 +1,202 @@
+"""The report-card studies: recorded games of random play and of expert self-play on each
+game's standard setup (Sygo on 19×19 and 9×9), which every statistics notebook opens with.
+
+The definitions live here once, so that ``scripts/report_cards.py`` (which simulates and saves
+them) and the notebooks (which load them) key the saved frames (``data.load_or_run``) the same
+way. The expert plays with a reduced budget, stated in ``REPORT_SETUPS``: its full budget costs
+0.3 to 0.5 s a move, too much for a hundred recorded games per game on a shared two-core
+machine. Every game is recorded with ``record_actions=True, evaluator="evaluate"``, so
+``stats.report_card`` can give all its metrics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .data import data_path, load_or_run
+from .registry import load_game
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pandas as pd
+
+__all__ = [
+    "PLAYERS",
+    "QUICK_GAMES",
+    "REPORT_SETUPS",
+    "REPORT_SEED",
+    "ReportSetup",
+    "absent_metrics",
+    "load_report",
+    "report_games",
+    "side_by_side",
+]
+
+#: The two kinds of play a report card compares.
+PLAYERS = ("random", "expert")
+#: The seed of every report-card study.
+REPORT_SEED = 2026
+#: Games per player in quick mode (the notebook tests): tiny samples, always simulated, never saved.
+QUICK_GAMES = {"random": 12, "expert": 2}
+#: The expert's budget in quick mode.
+QUICK_EXPERT = "expert:iterations=20"
+
+
+@dataclass(frozen=True)
+class ReportSetup:
+    """One setup of a game's report card: its rules options, the games played by each kind of
+    player and the expert's (reduced) budget, as an agent spec."""
+
+    label: str
+    options: dict[str, Any] = field(default_factory=dict)
+    n_random: int = 2000
+    n_expert: int = 150
+    expert: str = "expert:iterations=2000"
+
+    def spec(self, player: str) -> str:
+        """The agent spec every seat plays for ``player`` ("random" or "expert")."""
+        _check_player(player)
+        return "random" if player == "random" else self.expert
+
+    def n_games(self, player: str) -> int:
+        """The number of games ``player`` plays in the full study."""
+        _check_player(player)
+        return self.n_random if player == "random" else self.n_expert
+
+    def path(self, game: str, player: str) -> Path:
+        """Where the study of ``player`` on this setup is saved: ``data/<game>/report_<player>.parquet``,
+        with the options in the name when they are not the standard setup's."""
+        _check_player(player)
+        suffix = "".join(f"_{k}={v}" for k, v in self.options.items())
+        return data_path(game, f"report_{player}{suffix}.parquet")
+
+
+#: Each game's report-card setups, the standard setup first. Budgets were chosen so that the
+#: whole set runs in about 25 minutes in one process (``scripts/report_cards.py``).
+REPORT_SETUPS: dict[str, tuple[ReportSetup, ...]] = {
+    "cross_endodoi": (ReportSetup("standard", n_expert=200, expert="expert:iterations=10000"),),
+    "sinomilia": (ReportSetup("standard", n_expert=100, expert="expert:iterations=200"),),
+    "sinoda": (ReportSetup("standard", n_expert=150, expert="expert:iterations=1000"),),
+    "capitals": (ReportSetup("standard", n_random=1000, n_expert=120, expert="expert:iterations=500"),),
+    "sygo": (
+        ReportSetup("19×19", n_random=500, n_expert=30, expert="expert:iterations=200"),
+        ReportSetup("9×9", {"size": 9}, n_expert=120, expert="expert:iterations=1000"),
+    ),
+}
+
+
+def _check_player(player: str) -> None:
+    if player not in PLAYERS:
+        raise ValueError(f"player must be one of {', '.join(PLAYERS)}; got {player!r}"[:300])
+
+
+def _setup(game: str, label: str) -> ReportSetup:
+    if game not in REPORT_SETUPS:
+        raise ValueError(f"no report-card study for {game!r}; known: {', '.join(REPORT_SETUPS)}"[:300])
+    for setup in REPORT_SETUPS[game]:
+        if setup.label == label:
+            return setup
+    labels = ", ".join(s.label for s in REPORT_SETUPS[game])
+    raise ValueError(f"{game} has no report-card setup {label!r}; choose from {labels}"[:300])
+
+
+def report_games(
+    game: str, options: dict[str, Any], spec: str, n_games: int, seed: int = REPORT_SEED, *, progress: Any = False
+) -> pd.DataFrame:
+    """``n_games`` recorded self-play games of ``spec`` (every seat) on ``game`` with ``options``,
+    with actions and the game's evaluation of every position (what ``stats.report_card`` reads)."""
+    from .sim import simulate  # sim imports data: imported here, not above
+
+    rules = load_game(game, **options)
+    return simulate(
+        rules,
+        [spec] * rules.num_players,
+        n_games,
+        seed=seed,
+        progress=progress,
+        record_actions=True,
+        evaluator="evaluate",
+    )
+
+
+def load_report(
+    game: str, label: str, player: str, *, quick: bool = False, rerun: bool = False, progress: Any = False
+) -> pd.DataFrame:
+    """The recorded games of ``player`` ("random" or "expert") on ``game``'s setup ``label``:
+    loaded from ``data/`` when saved under today's key, else simulated (and saved). With
+    ``quick`` a tiny sample (``QUICK_GAMES``, the expert at ``QUICK_EXPERT``) is simulated and
+    never saved, so a test run cannot replace the real study."""
+    setup = _setup(game, label)
+    spec = QUICK_EXPERT if quick and player == "expert" else setup.spec(player)
+    n_games = QUICK_GAMES[player] if quick else setup.n_games(player)
+    study = {
+        "report": player,
+        "options": setup.options,
+        "agent": spec,
+        "n_games": n_games,
+        "seed": REPORT_SEED,
+        "record_actions": True,
+        "evaluator": "evaluate",
+    }
+
+    def run() -> pd.DataFrame:
+        return report_games(game, setup.options, spec, n_games, progress=progress)
+
+    return load_or_run(setup.path(game, player), run, study=study, rerun=rerun or quick, save=not quick)
+
+
+def side_by_side(cards: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Report cards (``stats.report_card``) side by side for reading: one row per metric any of
+    them has, its short definition (the card's, without its source), and per card "value [ci_low,
+    ci_high]" (a value alone where there is no interval; blank where the card lacks the metric)."""
+    import pandas as pd
+
+    from .stats import CARD_METRICS
+
+    present = [m for m in CARD_METRICS if any(m in set(card["metric"]) for card in cards.values())]
+    table = pd.DataFrame({"metric": present, "definition": [_short(CARD_METRICS[m]) for m in present]})
+    for label, card in cards.items():
+        rows = card.set_index("metric")
+        table[f"{label} ({int(card['n'].max()):,} games)"] = [
+            _interval_text(rows.loc[m]) if m in rows.index else "" for m in present
+        ]
+    return table.set_index("metric")
+
+
+def absent_metrics(card: pd.DataFrame) -> list[str]:
+    """The metrics of ``stats.CARD_METRICS`` a card lacks, each with why: the card's note when the
+    data could not give it, else that the game cannot have it (docs/metrics.md says which)."""
+    from .stats import CARD_METRICS
+
+    notes = {note.split(":")[0]: note for note in card.attrs.get("notes", [])}
+    said = {m: note for names, note in notes.items() for m in names.split(", ")}
+    reasons = {
+        "drawishness": "the game cannot end in a draw",
+        "coverage": "the game counts no board sites (Game.num_sites; docs/metrics.md says why)",
+    }
+    return [
+        said.get(m, f"{m}: {reasons.get(m, 'the game cannot have it')}")
+        for m in CARD_METRICS
+        if m not in set(card["metric"])
+    ]
+
+
+def _short(definition: str) -> str:
+    """A card definition without its source and aggregation: the part before "(Ludii ...",
+    "(after ..." or "(Game. ..."."""
+    return re.split(r" \((?:Ludii|after|Game\.)", definition)[0]
+
+
+def _interval_text(row: Any) -> str:
+    value, low, high = (float(row[k]) for k in ("value", "ci_low", "ci_high"))
+    if low != low:  # NaN: no interval (the state-space bound)
+        return _number(value)
+    return f"{_number(value)} [{_number(low)}, {_number(high)}]"
+
+
+def _number(x: float) -> str:
+    """A card value as the table shows it: three decimals below 10, one below 100, else none."""
+    return f"{x:.3f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
