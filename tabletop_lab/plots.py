@@ -185,6 +185,7 @@ def plot_review(table: pd.DataFrame, teams: Any, seat: int = 0, name: str | None
     ax.set_ylabel("win probability")
     ax.set_xlim(0.5, max(1, len(table)) + 0.5)
     _rate_axis(ax)
+    return ax
 
 
 #: The report-card metrics whose values lie on a 0-1 scale (rates, shares, values' spreads),
