@@ -30,8 +30,8 @@ from .streams import GOLDEN, MIX1, MIX2
 
 _PACKAGE = Path(__file__).resolve().parent
 #: Besides a kernel's own file, what its compiled code is made of: this module, the streams'
-#: constants, ``kernels``' codes, the shared MCTS search, and the games' rules and tables.
-_COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "compiled_search.py", "games/**/*.py")
+#: constants, ``kernels``' codes, the shared MCTS and alpha-beta searches, and the games' rules and tables.
+_COMPILED_IN = ("jit.py", "streams.py", "kernels.py", "compiled_search.py", "compiled_alphabeta.py", "games/**/*.py")
 _STAMP = "kernel-sources.sha256"
 
 
