@@ -17,7 +17,13 @@ POSITIONS = data.load_positions("sygo")
 @pytest.fixture(scope="module")
 def explore():
     return notebook_namespace(
-        NOTEBOOKS / "explore.ipynb", ["setup", "analysis-logic"], MCTS_ITERATIONS=20, SEED=0, MOVE_LIMIT=2_000
+        NOTEBOOKS / "explore.ipynb",
+        ["setup", "analysis-logic"],
+        MCTS_ITERATIONS=20,
+        SEED=0,
+        MOVE_LIMIT=2_000,
+        EXPERT_BUDGET=30,
+        EXPERT_TOP=5,
     )
 
 
@@ -32,6 +38,11 @@ def test_explore_analyses_every_curated_position(explore, name):
         return
     assert set(result["choices"]) <= set(state.legal_moves()) and len(result["choices"]) == 3
     assert result["search"]["visits"].sum() == 20
+    expert = result["expert"]  # section 6: the expert's best turns, or why there are none
+    if expert is None:
+        assert result["expert note"].startswith("No analysis: ")
+    else:
+        assert expert.best_move in state.legal_moves() and len(expert.moves) <= 5
     for move, row in result["turns"].iterrows():  # each row is what the engine does with that turn
         after = state.clone()
         after.apply_move(move)
