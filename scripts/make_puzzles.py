@@ -24,7 +24,7 @@ from tabletop_lab.agents import make_agent
 from tabletop_lab.analysis.puzzles import FORMAT_VERSION, Puzzle, best_line, prove_unique
 from tabletop_lab.analysis.solver import Solver
 from tabletop_lab.data import data_path
-from tabletop_lab.errors import PositionError
+from tabletop_lab.errors import EnumerationLimitError, PositionError
 from tabletop_lab.versions import package_version, rules_version
 
 #: The rules config puzzles are played under, where a game's default is too big for the solver.
@@ -53,38 +53,46 @@ def play(game, agent, seed: int, explore: float) -> list:
     return positions
 
 
-def puzzle_at(state, seed: int, ply: int, nodes: int, solver: Solver) -> Puzzle | None:
-    """The puzzle of ``state`` when its solution is proven unique, else ``None``."""
+def expert_line(state, agent, plies: int) -> tuple[str, ...]:
+    """The expert's play from ``state`` for at most ``plies`` whole moves."""
+    state = state.clone()
+    line: list[str] = []
+    while len(line) < plies and not state.is_terminal():
+        state.apply_action(agent.choose_action(state))
+        if not state.mid_turn():
+            line.append(state.move_history()[-1])
+    return tuple(line)
+
+
+def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle | None:
+    """The puzzle of ``state`` when its solution is proven unique (or search-verified), else ``None``."""
     try:
-        found = prove_unique(state, nodes, solver)
-    except Exception as exc:  # noqa: BLE001 - a Sygo position with too many moves to list
-        if type(exc).__name__ != "EnumerationLimitError":
-            raise
+        proof = prove_unique(state, args.nodes, solver, margin=args.margin)
+    except EnumerationLimitError:  # a position with too many whole moves to list
         return None
-    if found is None:
+    if proof is None:
         return None
-    goal, solution, bounds = found
-    refutations = {}
-    for move, bound in bounds.items():
-        if move == solution:
-            continue
+    line = {}
+    for move, bound in proof.bounds.items():
         after = state.clone()
         after.apply_move(move)
-        refutations[move] = (move, *best_line(after, bound.depth - 1, nodes, solver))
-    after = state.clone()
-    after.apply_move(solution)
-    line = (solution, *best_line(after, bounds[solution].depth - 1, nodes, solver))
-    depth = bounds[solution].depth if goal == "win" else max(b.depth for m, b in bounds.items() if m != solution)
+        plies = max(bound.depth, proof.bounds[proof.solution].depth) - 1
+        if bound.proven:
+            line[move] = (move, *best_line(after, plies, args.nodes, solver))
+        else:  # no proof to follow: how the expert answers it
+            line[move] = (move, *expert_line(after, agent, plies))
+    solution = proof.solution
+    others = [bound.depth for move, bound in proof.bounds.items() if move != solution]
     return Puzzle(
         game=state.game.name,
         options=dict(state.game.options),
         position=notation(state),
         solution=solution,
-        line=line,
-        refutations=refutations,
-        label="proven",
-        goal=goal,
-        depth=depth,
+        line=line.pop(solution),
+        refutations=line,
+        label=proof.label,
+        goal=proof.goal,
+        depth=proof.bounds[solution].depth if proof.goal == "win" else max(others),
         source={"seed": seed, "ply": ply},
     )
 
@@ -100,6 +108,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--window", type=int, default=12, help="positions looked at per game, from its end")
     parser.add_argument("--per-game", type=int, default=2, help="most puzzles from one game (default 2)")
     parser.add_argument("--nodes", type=int, default=20_000, help="solver node limit per position")
+    parser.add_argument(
+        "--margin", type=int, default=None, help="accept search-verified puzzles: others searched this many plies deeper"
+    )
     args = parser.parse_args(argv)
     game = load_game(args.game, **OPTIONS.get(args.game, {}))
     agent = make_agent(f"expert:iterations={args.iterations}", game=game)
@@ -119,7 +130,7 @@ def main(argv: list[str]) -> int:
             if state.key() in seen or found >= args.per_game or len(puzzles) >= args.count:
                 continue
             seen.add(state.key())
-            puzzle = puzzle_at(state, seed, ply, args.nodes, solver)
+            puzzle = puzzle_at(state, seed, ply, args, solver, agent)
             if puzzle is not None:
                 puzzles.append(puzzle)
                 found += 1

@@ -42,6 +42,7 @@ __all__ = [
     "check_answer",
     "difficulty",
     "prove_unique",
+    "Proof",
     "best_line",
 ]
 
@@ -234,14 +235,29 @@ def _children(state: State) -> dict[str, State]:
     return children
 
 
-def prove_unique(state: State, nodes: int, solver: Solver | None = None) -> tuple[str, str, dict] | None:
-    """Whether exactly one whole move of ``state`` reaches the best result, every move proven.
+@dataclass(frozen=True)
+class Proof:
+    """What ``prove_unique`` found: ``goal`` ("win" or "save"), the ``solution``, ``bounds``
+    (move -> the solver's ``RootBound`` for the mover) and ``label``: "proven" when every move's
+    result is proven, "search-verified" when the solution is a proven win and every other move
+    was searched exhaustively ``margin`` plies deeper than the solution's win without a forced
+    win being found (so no other move wins as quickly, nor nearly as quickly)."""
 
-    Returns ``(goal, solution, bounds)`` (``goal`` "win" or "save", ``bounds`` move -> the
-    solver's ``RootBound`` for the mover) when every move's result is proven within ``nodes``
-    positions expanded in all, one move wins (or, none winning, one draws), and every other is
-    proven worse; else ``None`` (two winning moves, all moves losing, a single legal move, or
-    the node limit reached first). Raises ``ValueError`` for a game the solver cannot search.
+    goal: str
+    solution: str
+    bounds: dict
+    label: str
+
+
+def prove_unique(state: State, nodes: int, solver: Solver | None = None, margin: int | None = None) -> Proof | None:
+    """Whether exactly one whole move of ``state`` reaches the best result (see ``Proof``).
+
+    Every move's result proven within ``nodes`` positions expanded in all, one move winning (or,
+    none winning, one drawing) and every other proven worse: a "proven" puzzle. With ``margin``,
+    a move proven to win while no other move is proven to, each searched at least ``margin``
+    plies deeper than the win's proof, is a "search-verified" one. ``None`` otherwise (two
+    winning moves, all moves losing, a single legal move, the node limit reached first).
+    Raises ``ValueError`` for a game the solver cannot search.
     """
     reason = solvable(state.game)
     if reason is not None:
@@ -250,26 +266,34 @@ def prove_unique(state: State, nodes: int, solver: Solver | None = None) -> tupl
     remaining = _children(state)
     if len(remaining) < 2:
         return None
-    proven: dict = {}
+    found: dict = {}
     start = solver.total_nodes
     while remaining:
         left = nodes - (solver.total_nodes - start)
         if left <= 0:
-            return None
+            break
         bounds, _ = solver.solve(state, remaining, left)
-        newly = {move: bound for move, bound in bounds.items() if bound.proven}
-        if not newly:
-            return None
-        proven.update(newly)
+        found.update(bounds)
+        newly = [move for move, bound in bounds.items() if bound.proven]
         for move in newly:
             del remaining[move]
-        if sum(1 for bound in proven.values() if bound.lo == 1.0) > 1:
+        if sum(1 for bound in found.values() if bound.lo == 1.0) > 1 or not newly:
+            break
+    wins = [move for move, bound in found.items() if bound.lo == 1.0]
+    if len(wins) > 1:
+        return None
+    if remaining:
+        if margin is None or not wins:
             return None
-    best = max(bound.lo for bound in proven.values())
-    top = [move for move, bound in proven.items() if bound.lo == best]
+        enough = found[wins[0]].depth + margin
+        if any(found[move].depth < enough for move in remaining):
+            return None
+        return Proof("win", wins[0], found, "search-verified")
+    best = max(bound.lo for bound in found.values())
+    top = [move for move, bound in found.items() if bound.lo == best]
     if best == -1.0 or len(top) != 1:
         return None
-    return ("win" if best == 1.0 else "save"), top[0], proven
+    return Proof("win" if best == 1.0 else "save", top[0], found, "proven")
 
 
 def best_line(state: State, plies: int, nodes: int, solver: Solver | None = None) -> tuple[str, ...]:
