@@ -109,7 +109,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--per-game", type=int, default=2, help="most puzzles from one game (default 2)")
     parser.add_argument("--nodes", type=int, default=20_000, help="solver node limit per position")
     parser.add_argument(
-        "--margin", type=int, default=None, help="accept search-verified puzzles: others searched this many plies deeper"
+        "--margin",
+        type=int,
+        default=None,
+        help="accept search-verified puzzles: others searched this many plies deeper",
     )
     args = parser.parse_args(argv)
     game = load_game(args.game, **OPTIONS.get(args.game, {}))
@@ -134,7 +137,10 @@ def main(argv: list[str]) -> int:
             if puzzle is not None:
                 puzzles.append(puzzle)
                 found += 1
-        print(f"game {seed}: {len(positions)} moves, {len(puzzles)} puzzles, {time.perf_counter() - started:.0f} s", flush=True)
+        print(
+            f"game {seed}: {len(positions)} moves, {len(puzzles)} puzzles, {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
     puzzles.sort(key=lambda p: (p.depth, p.source["seed"], p.source["ply"]))
     document = {
         "game": args.game,

@@ -28,8 +28,7 @@ def _settings(game):
     return json.loads(data_path(game, "puzzles.json").read_text())["settings"]
 
 
-def test_every_perfect_information_game_ships_puzzles():
-    assert GAMES == ["cross_endodoi", "sinoda", "capitals", "sygo"][: len(GAMES)]
+def test_the_first_games_ship_puzzles():
     assert "cross_endodoi" in GAMES and "sinoda" in GAMES
 
 

@@ -134,7 +134,13 @@ class Puzzle:
         _expect(data["label"] in LABELS, where, "label", " or ".join(LABELS), data["label"])
         _expect(data["goal"] in GOALS, where, "goal", " or ".join(GOALS), data["goal"])
         depth = data["depth"]
-        _expect(isinstance(depth, int) and not isinstance(depth, bool) and depth >= 1, where, "depth", "a whole number >= 1", depth)
+        _expect(
+            isinstance(depth, int) and not isinstance(depth, bool) and depth >= 1,
+            where,
+            "depth",
+            "a whole number >= 1",
+            depth,
+        )
         _expect(isinstance(data["source"], dict), where, "source", "an object", data["source"])
         return cls(
             game=data["game"],
@@ -172,7 +178,9 @@ def read_puzzles(path: Path | str, game: str | None = None) -> list[Puzzle]:
     if not isinstance(document, dict) or not isinstance(document.get("puzzles"), list):
         raise DataError(f"{path.name}: a puzzles file is an object with a 'puzzles' list, got {excerpt(document)}")
     if document.get("format") != FORMAT_VERSION:
-        raise DataError(f"{path.name}: format {excerpt(document.get('format'))}, this version reads format {FORMAT_VERSION}")
+        raise DataError(
+            f"{path.name}: format {excerpt(document.get('format'))}, this version reads format {FORMAT_VERSION}"
+        )
     if game is not None and document.get("game") != game:
         raise DataError(f"{path.name}: holds puzzles of {excerpt(document.get('game'))}, not {game}")
     puzzles = [Puzzle.from_dict(entry, f"{path.name}: puzzle {i}") for i, entry in enumerate(document["puzzles"])]
