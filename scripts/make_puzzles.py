@@ -66,10 +66,7 @@ def expert_line(state, agent, plies: int) -> tuple[str, ...]:
 
 def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle | None:
     """The puzzle of ``state`` when its solution is proven unique (or search-verified), else ``None``."""
-    try:
-        proof = prove_unique(state, args.nodes, solver, margin=args.margin)
-    except EnumerationLimitError:  # a position with too many whole moves to list
-        return None
+    proof = prove_unique(state, args.nodes, solver, margin=args.margin)
     if proof is None:
         return None
     line = {}
@@ -133,7 +130,10 @@ def main(argv: list[str]) -> int:
             if state.key() in seen or found >= args.per_game or len(puzzles) >= args.count:
                 continue
             seen.add(state.key())
-            puzzle = puzzle_at(state, seed, ply, args, solver, agent)
+            try:
+                puzzle = puzzle_at(state, seed, ply, args, solver, agent)
+            except EnumerationLimitError:  # a position (or one of its lines) with too many moves to list
+                puzzle = None
             if puzzle is not None:
                 puzzles.append(puzzle)
                 found += 1
