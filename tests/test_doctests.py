@@ -19,6 +19,7 @@ MODULES = [
     "tabletop_lab.analysis",
     "tabletop_lab.analysis.position",
     "tabletop_lab.analysis.review",
+    "tabletop_lab.analysis.puzzles",
     "tabletop_lab.analysis.solver",
     "tabletop_lab.analysis.view",
     "tabletop_lab.render",

@@ -1,0 +1,160 @@
+"""Write data/<game>/puzzles.json: positions from games of the expert where exactly one move wins
+or saves the game, each proven by the exact solver (see tabletop_lab/analysis/puzzles.py).
+
+    nice .venv/bin/python scripts/make_puzzles.py cross_endodoi --count 60 --seed 1
+
+It plays games of the expert at a small budget (``--iterations``), a move in ``--explore`` of
+them at random so the games differ, then looks at the last ``--window`` positions of each game,
+latest first, and keeps those where the solver proves within ``--nodes`` positions that exactly
+one move reaches the best result (a win, or a draw where every other move loses). At most
+``--per-game`` puzzles come from one game, a position only once. The same arguments give the
+same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from tabletop_lab import load_game
+from tabletop_lab.agents import make_agent
+from tabletop_lab.analysis.puzzles import FORMAT_VERSION, Puzzle, best_line, prove_unique
+from tabletop_lab.analysis.solver import Solver
+from tabletop_lab.data import data_path
+from tabletop_lab.errors import EnumerationLimitError, PositionError
+from tabletop_lab.versions import package_version, rules_version
+
+#: The rules config puzzles are played under, where a game's default is too big for the solver.
+OPTIONS = {"sygo": {"size": 5}}
+
+
+def notation(state) -> str:
+    """The position as the game's text notation, else its JSON."""
+    try:
+        return state.notation()
+    except PositionError:
+        return state.to_json()
+
+
+def play(game, agent, seed: int, explore: float) -> list:
+    """The positions between whole moves of one game of ``agent`` against itself, and the end."""
+    rng = random.Random(seed)
+    agent.reset(seed)
+    state = game.new_initial_state()
+    positions = []
+    while not state.is_terminal():
+        if not state.mid_turn():
+            positions.append(state.clone())
+        legal = state.legal_actions()
+        state.apply_action(rng.choice(legal) if rng.random() < explore else agent.choose_action(state))
+    return positions
+
+
+def expert_line(state, agent, plies: int) -> tuple[str, ...]:
+    """The expert's play from ``state`` for at most ``plies`` whole moves."""
+    state = state.clone()
+    line: list[str] = []
+    while len(line) < plies and not state.is_terminal():
+        state.apply_action(agent.choose_action(state))
+        if not state.mid_turn():
+            line.append(state.move_history()[-1])
+    return tuple(line)
+
+
+def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle | None:
+    """The puzzle of ``state`` when its solution is proven unique (or search-verified), else ``None``."""
+    proof = prove_unique(state, args.nodes, solver, margin=args.margin)
+    if proof is None:
+        return None
+    line = {}
+    for move, bound in proof.bounds.items():
+        after = state.clone()
+        after.apply_move(move)
+        plies = max(bound.depth, proof.bounds[proof.solution].depth) - 1
+        if bound.proven:
+            line[move] = (move, *best_line(after, plies, args.nodes, solver))
+        else:  # no proof to follow: how the expert answers it
+            line[move] = (move, *expert_line(after, agent, plies))
+    solution = proof.solution
+    others = [bound.depth for move, bound in proof.bounds.items() if move != solution]
+    return Puzzle(
+        game=state.game.name,
+        options=dict(state.game.options),
+        position=notation(state),
+        solution=solution,
+        line=line.pop(solution),
+        refutations=line,
+        label=proof.label,
+        goal=proof.goal,
+        depth=proof.bounds[solution].depth if proof.goal == "win" else max(others),
+        source={"seed": seed, "ply": ply},
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--count", type=int, default=60, help="puzzles wanted (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
+    parser.add_argument("--games", type=int, default=400, help="the most games played (default 400)")
+    parser.add_argument("--iterations", type=int, default=200, help="the expert's simulations per action")
+    parser.add_argument("--explore", type=float, default=0.1, help="share of random actions (default 0.1)")
+    parser.add_argument("--window", type=int, default=12, help="positions looked at per game, from its end")
+    parser.add_argument("--per-game", type=int, default=2, help="most puzzles from one game (default 2)")
+    parser.add_argument("--nodes", type=int, default=20_000, help="solver node limit per position")
+    parser.add_argument(
+        "--margin",
+        type=int,
+        default=None,
+        help="accept search-verified puzzles: others searched this many plies deeper",
+    )
+    args = parser.parse_args(argv)
+    game = load_game(args.game, **OPTIONS.get(args.game, {}))
+    agent = make_agent(f"expert:iterations={args.iterations}", game=game)
+    puzzles: list[Puzzle] = []
+    seen: set = set()
+    started = time.perf_counter()
+    played = 0
+    for seed in range(args.seed, args.seed + args.games):
+        if len(puzzles) >= args.count:
+            break
+        played += 1
+        positions = play(game, agent, seed, args.explore)
+        found = 0
+        solver = Solver(game)  # what it proves holds for every position of the game
+        for ply in range(len(positions) - 1, max(len(positions) - 1 - args.window, -1), -1):
+            state = positions[ply]
+            if state.key() in seen or found >= args.per_game or len(puzzles) >= args.count:
+                continue
+            seen.add(state.key())
+            try:
+                puzzle = puzzle_at(state, seed, ply, args, solver, agent)
+            except EnumerationLimitError:  # a position (or one of its lines) with too many moves to list
+                puzzle = None
+            if puzzle is not None:
+                puzzles.append(puzzle)
+                found += 1
+        print(
+            f"game {seed}: {len(positions)} moves, {len(puzzles)} puzzles, {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
+    puzzles.sort(key=lambda p: (p.depth, p.source["seed"], p.source["ply"]))
+    document = {
+        "game": args.game,
+        "format": FORMAT_VERSION,
+        "command": "scripts/make_puzzles.py " + " ".join(argv),
+        "settings": {k: v for k, v in vars(args).items() if k != "game"} | {"games_played": played},
+        "versions": {"tabletop_lab": package_version(), "rules": rules_version(args.game)},
+        "puzzles": [p.to_dict() for p in puzzles],
+    }
+    path = data_path(args.game, "puzzles.json")
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(puzzles)} puzzles to {path} from {played} games in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

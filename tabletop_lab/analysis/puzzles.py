@@ -1,0 +1,327 @@
+"""Puzzles: positions from real games where exactly one move wins (or saves) the game.
+
+A puzzle is a position of a perfect-information game of two sides, the move that solves it and
+the lines that show why: the solution's winning line, and for every other move the line that
+refutes it. ``label`` says how sure it is: ``"proven"`` means the exact solver (``solver.py``)
+proved every move's result, exactly one move reaching the best of them (a forced win, or a draw
+where every other move loses), all others worse. ``depth`` grades it: the plies (whole moves,
+the solution included) within which the proof forces the result, the solution's for a win and
+the longest refutation's for a save (how far one must look to see the other moves fail).
+
+``data/<game>/puzzles.json`` holds each game's puzzles (``scripts/make_puzzles.py`` writes them,
+recording its command, budgets and version); ``load_puzzles(game)`` reads them back and
+``check_answer(puzzle, move)`` grades an answer.
+
+>>> puzzle = load_puzzles("cross_endodoi")[0]
+>>> check_answer(puzzle, puzzle.solution).right
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import State
+from ..data import data_path
+from ..errors import DataError, excerpt
+from ..registry import load_game
+from .solver import Solver, solvable
+
+__all__ = [
+    "Puzzle",
+    "Verdict",
+    "LABELS",
+    "GOALS",
+    "DIFFICULTIES",
+    "FORMAT_VERSION",
+    "load_puzzles",
+    "read_puzzles",
+    "check_answer",
+    "difficulty",
+    "prove_unique",
+    "Proof",
+    "best_line",
+]
+
+#: The version of the ``puzzles.json`` layout this module reads and writes.
+FORMAT_VERSION = 1
+#: How a puzzle was checked: every move's result proven, or a decisive margin at a stated budget.
+LABELS = ("proven", "search-verified")
+#: What the solution achieves: a forced win, or a draw where every other move loses.
+GOALS = ("win", "save")
+#: Difficulty by ``depth`` (plies): the most plies of each grade, the last open-ended.
+DIFFICULTIES = (("easy", 1), ("medium", 3), ("hard", 5), ("expert", None))
+_FIELDS = ("game", "options", "position", "solution", "line", "refutations", "label", "goal", "depth", "source")
+
+
+def difficulty(depth: int) -> str:
+    """The grade of a puzzle whose proof needs ``depth`` plies (``DIFFICULTIES``)."""
+    for name, most in DIFFICULTIES:
+        if most is None or depth <= most:
+            return name
+    raise AssertionError("the last grade is open-ended")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle (see the module's docstring).
+
+    ``position`` is the game's text notation, or its JSON where it has none
+    (``Game.load_position`` reads both); ``options`` the rules config it is played under.
+    ``solution`` is a whole-move string, ``line`` the winning line as whole-move strings (the
+    solution first), ``refutations`` maps each other legal move to the line that refutes it (that
+    move first). ``source`` says where the position came from (the seed of the game, its ply).
+    """
+
+    game: str
+    options: dict[str, Any]
+    position: str
+    solution: str
+    line: tuple[str, ...]
+    refutations: dict[str, tuple[str, ...]]
+    label: str
+    goal: str
+    depth: int
+    source: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def difficulty(self) -> str:
+        return difficulty(self.depth)
+
+    def state(self) -> State:
+        """The puzzle's position, a fresh state."""
+        return load_game(self.game, **self.options).load_position(self.position)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``puzzles.json`` stores (``from_dict`` reads it back)."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "position": self.position,
+            "solution": self.solution,
+            "line": list(self.line),
+            "refutations": {move: list(line) for move, line in self.refutations.items()},
+            "label": self.label,
+            "goal": self.goal,
+            "depth": self.depth,
+            "source": dict(self.source),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "puzzle") -> Puzzle:
+        """A puzzle from its JSON object; raises ``DataError`` naming the field that is wrong."""
+        if not isinstance(data, dict):
+            raise DataError(f"{where}: a puzzle is a JSON object, got {excerpt(data)}")
+        missing = [name for name in _FIELDS if name not in data]
+        if missing:
+            raise DataError(f"{where}: missing {', '.join(missing)}")
+        _expect(isinstance(data["game"], str), where, "game", "a game name", data["game"])
+        _expect(isinstance(data["options"], dict), where, "options", "an object", data["options"])
+        for name in ("position", "solution"):
+            _expect(isinstance(data[name], str) and data[name], where, name, "non-empty text", data[name])
+        _expect(_is_line(data["line"]), where, "line", "a list of move strings", data["line"])
+        refutations = data["refutations"]
+        _expect(
+            isinstance(refutations, dict) and all(_is_line(line) for line in refutations.values()),
+            where,
+            "refutations",
+            "an object of move -> list of move strings",
+            refutations,
+        )
+        _expect(data["label"] in LABELS, where, "label", " or ".join(LABELS), data["label"])
+        _expect(data["goal"] in GOALS, where, "goal", " or ".join(GOALS), data["goal"])
+        depth = data["depth"]
+        _expect(
+            isinstance(depth, int) and not isinstance(depth, bool) and depth >= 1,
+            where,
+            "depth",
+            "a whole number >= 1",
+            depth,
+        )
+        _expect(isinstance(data["source"], dict), where, "source", "an object", data["source"])
+        return cls(
+            game=data["game"],
+            options=dict(data["options"]),
+            position=data["position"],
+            solution=data["solution"],
+            line=tuple(data["line"]),
+            refutations={move: tuple(line) for move, line in refutations.items()},
+            label=data["label"],
+            goal=data["goal"],
+            depth=depth,
+            source=dict(data["source"]),
+        )
+
+
+def _is_line(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(move, str) and move for move in value)
+
+
+def _expect(ok: Any, where: str, name: str, wanted: str, got: Any) -> None:
+    if not ok:
+        raise DataError(f"{where}: {name} must be {wanted}, got {excerpt(got)}")
+
+
+def read_puzzles(path: Path | str, game: str | None = None) -> list[Puzzle]:
+    """The puzzles of the file at ``path`` (of ``game``, when given); raises ``DataError`` for a
+    file that is not JSON, not a puzzles file, of another game or of another format version."""
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"{path.name}: cannot read the puzzles file ({type(exc).__name__}: {exc})") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path.name}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("puzzles"), list):
+        raise DataError(f"{path.name}: a puzzles file is an object with a 'puzzles' list, got {excerpt(document)}")
+    if document.get("format") != FORMAT_VERSION:
+        raise DataError(
+            f"{path.name}: format {excerpt(document.get('format'))}, this version reads format {FORMAT_VERSION}"
+        )
+    if game is not None and document.get("game") != game:
+        raise DataError(f"{path.name}: holds puzzles of {excerpt(document.get('game'))}, not {game}")
+    puzzles = [Puzzle.from_dict(entry, f"{path.name}: puzzle {i}") for i, entry in enumerate(document["puzzles"])]
+    for i, puzzle in enumerate(puzzles):
+        if puzzle.game != document.get("game"):
+            raise DataError(f"{path.name}: puzzle {i} is of {puzzle.game}, the file of {document.get('game')}")
+    return puzzles
+
+
+def load_puzzles(game: str) -> list[Puzzle]:
+    """The shipped puzzles of ``game`` (``data/<game>/puzzles.json``), easiest first as stored.
+
+    Raises ``DataError`` when the file is missing or malformed."""
+    path = data_path(game, "puzzles.json")
+    if not path.exists():
+        raise DataError(f"no puzzles for {game!r}: {path.name} missing (scripts/make_puzzles.py {game} writes it)")
+    return read_puzzles(path, game)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The grade of an answer: ``right``, the ``move`` given, and ``line``: the winning line when
+    right, the refutation (that move first) when wrong."""
+
+    right: bool
+    move: str
+    line: tuple[str, ...]
+
+
+def check_answer(puzzle: Puzzle, move: str) -> Verdict:
+    """Grade ``move`` (a whole-move string) as the answer to ``puzzle``.
+
+    Raises ``ValueError`` (the engine's, naming what is wrong) for a move that is not legal there.
+    """
+    state = puzzle.state()
+    played = state.clone()
+    played.apply_move(move)  # raises for an illegal or unreadable move
+    text = played.move_history()[-1] if played.move_history() else move
+    solved = state.clone()
+    solved.apply_move(puzzle.solution)
+    if played.key() == solved.key():
+        return Verdict(True, move, puzzle.line)
+    for wrong, line in puzzle.refutations.items():
+        other = state.clone()
+        other.apply_move(wrong)
+        if other.key() == played.key():
+            return Verdict(False, move, line)
+    return Verdict(False, move, (text,))
+
+
+# ----------------------------------------------------------------------------- proving puzzles
+
+
+def _children(state: State) -> dict[str, State]:
+    children = {}
+    for move in state.legal_moves():
+        child = state.clone()
+        child.apply_move(move)
+        children[move] = child
+    return children
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What ``prove_unique`` found: ``goal`` ("win" or "save"), the ``solution``, ``bounds``
+    (move -> the solver's ``RootBound`` for the mover) and ``label``: "proven" when every move's
+    result is proven, "search-verified" when the solution is a proven win and every other move
+    was searched exhaustively ``margin`` plies deeper than the solution's win without a forced
+    win being found (so no other move wins as quickly, nor nearly as quickly)."""
+
+    goal: str
+    solution: str
+    bounds: dict
+    label: str
+
+
+def prove_unique(state: State, nodes: int, solver: Solver | None = None, margin: int | None = None) -> Proof | None:
+    """Whether exactly one whole move of ``state`` reaches the best result (see ``Proof``).
+
+    Every move's result proven within ``nodes`` positions expanded in all, one move winning (or,
+    none winning, one drawing) and every other proven worse: a "proven" puzzle. With ``margin``,
+    a move proven to win while no other move is proven to, each searched at least ``margin``
+    plies deeper than the win's proof, is a "search-verified" one. ``None`` otherwise (two
+    winning moves, all moves losing, a single legal move, the node limit reached first).
+    Raises ``ValueError`` for a game the solver cannot search.
+    """
+    reason = solvable(state.game)
+    if reason is not None:
+        raise ValueError(f"{state.game.name} has no proven puzzles: {reason}")
+    solver = solver or Solver(state.game)
+    remaining = _children(state)
+    if len(remaining) < 2:
+        return None
+    found: dict = {}
+    start = solver.total_nodes
+    while remaining:
+        left = nodes - (solver.total_nodes - start)
+        if left <= 0:
+            break
+        bounds, _ = solver.solve(state, remaining, left)
+        found.update(bounds)
+        newly = [move for move, bound in bounds.items() if bound.proven]
+        for move in newly:
+            del remaining[move]
+        if sum(1 for bound in found.values() if bound.lo == 1.0) > 1 or not newly:
+            break
+    wins = [move for move, bound in found.items() if bound.lo == 1.0]
+    if len(wins) > 1:
+        return None
+    if remaining:
+        if margin is None or not wins:
+            return None
+        enough = found[wins[0]].depth + margin
+        if any(found[move].depth < enough for move in remaining):
+            return None
+        return Proof("win", wins[0], found, "search-verified")
+    best = max(bound.lo for bound in found.values())
+    top = [move for move, bound in found.items() if bound.lo == best]
+    if best == -1.0 or len(top) != 1:
+        return None
+    return Proof("win" if best == 1.0 else "save", top[0], found, "proven")
+
+
+def best_line(state: State, plies: int, nodes: int, solver: Solver | None = None) -> tuple[str, ...]:
+    """A line of best play from ``state``, at most ``plies`` whole moves, the solver's choices.
+
+    Each side plays its best proven result: a win by the quickest proof, a loss by the slowest,
+    so the line shows how long the losing side can hold out; the line stops at the game's end,
+    at ``plies``, or where the solver proves nothing within ``nodes`` positions per move."""
+    solver = solver or Solver(state.game)
+    line: list[str] = []
+    state = state.clone()
+    while len(line) < plies and not state.is_terminal():
+        children = _children(state)
+        bounds, _ = solver.solve(state, children, nodes)
+        proven = {move: bound for move, bound in bounds.items() if bound.proven}
+        if not proven:
+            break
+        best = max(bound.lo for bound in proven.values())
+        sign = 1 if best == 1.0 else -1  # quickest win, slowest loss (or draw)
+        move = min((move for move, bound in proven.items() if bound.lo == best), key=lambda m: sign * proven[m].depth)
+        line.append(move)
+        state.apply_move(move)
+    return tuple(line)
