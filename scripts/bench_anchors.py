@@ -176,18 +176,18 @@ def openspiel_mcts(game, seconds: float, iterations: int) -> float:
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, 2 * 2**0.5, iterations, evaluator, solve=False, random_state=rng)
-    state, calls = game.new_initial_state(), 0
-    started = time.perf_counter()
-    while calls == 0 or time.perf_counter() - started < seconds:
-        bot.step(state)
-        calls += 1
-    return calls * iterations / (time.perf_counter() - started)
+    return first_move_rate(bot, game, seconds, iterations)
 
 
 def openspiel_cpp_mcts(pyspiel, game, seconds: float, iterations: int) -> float:
     """Simulations/s of OpenSpiel's C++ ``MCTSBot`` (``pyspiel.MCTSBot``) choosing the first move."""
     evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
     bot = pyspiel.MCTSBot(game, evaluator, 2 * 2**0.5, iterations, 1000, False, 0, False)
+    return first_move_rate(bot, game, seconds, iterations)
+
+
+def first_move_rate(bot, game, seconds: float, iterations: int) -> float:
+    """Simulations/s of ``bot`` (``iterations`` a step) choosing the first move for ``seconds``."""
     state, calls = game.new_initial_state(), 0
     started = time.perf_counter()
     while calls == 0 or time.perf_counter() - started < seconds:

@@ -69,7 +69,33 @@ def chunk_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1, np.uint64)[0] >> 1)
 
 
-class SimulationPanel(widgets.VBox):
+class BackgroundRun:
+    """Stop, ``running`` and ``wait`` of a panel whose Run plays games in ``self.thread``,
+    checking ``self._stop`` between chunks and writing to ``self.status`` and ``self.results``."""
+
+    #: What a run is called in the messages ("simulation", "comparison").
+    run_noun = "run"
+
+    def stop(self) -> None:
+        """End the run after the games in progress; the finished games are kept."""
+        if self.running:
+            self._stop.set()
+            self.status.value = "stopping after the games in progress…"
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def wait(self, timeout: float | None = None):
+        """Wait for the run in progress (if any) and return ``results``."""
+        if self.thread is not None:
+            self.thread.join(timeout)
+            if self.thread.is_alive():
+                raise TimeoutError(f"the {self.run_noun} is still running after {timeout} s")
+        return self.results
+
+
+class SimulationPanel(BackgroundRun, widgets.VBox):
     """Simulate games between the agents picked per seat (CSS class ``tl-sim``).
 
     ``game``: a name or a Game (default: the first game menus list). ``choose_game=True`` adds a
@@ -79,6 +105,8 @@ class SimulationPanel(widgets.VBox):
     (``tl-sim-status``): ``idle``, ``running k/n, about s left``, ``done: n games in s``,
     ``stopped: k of n games in s``.
     """
+
+    run_noun = "simulation"
 
     def __init__(
         self,
@@ -182,24 +210,6 @@ class SimulationPanel(widgets.VBox):
         self.thread = threading.Thread(target=self._work, args=settings, name="tl-simulation", daemon=True)
         self.thread.start()
         return self.thread
-
-    def stop(self) -> None:
-        """End the run after the games in progress; the finished games are kept."""
-        if self.running:
-            self._stop.set()
-            self.status.value = "stopping after the games in progress…"
-
-    @property
-    def running(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-    def wait(self, timeout: float | None = None):
-        """Wait for the running simulation (if any) and return ``results``."""
-        if self.thread is not None:
-            self.thread.join(timeout)
-            if self.thread.is_alive():
-                raise TimeoutError(f"the simulation is still running after {timeout} s")
-        return self.results
 
     def _work(self, agents: list, n_games: int, seed: int, workers: int, seats: str) -> None:
         import pandas as pd  # pandas and scipy load on the first run, not with the board

@@ -26,7 +26,7 @@ from ..core import Game
 from ..registry import list_games, load_game
 from ..render import figure_png
 from .controls import ErrorLog, guarded, option_controls, option_value, seat_picker
-from .simulation import _TABLE_STYLE, _duration, _team_namer, chunk_seed, chunk_sizes, data_link
+from .simulation import _TABLE_STYLE, BackgroundRun, _duration, _team_namer, chunk_seed, chunk_sizes, data_link
 
 __all__ = ["VariantLab", "MAX_VARIANT_GAMES"]
 
@@ -37,7 +37,7 @@ FIGURE_WIDTH = 6.4  # inches, drawn at 100 dpi and shown at that size
 _COUNTS = ("duration_turns", "branching_factor", "game_tree_log10", "state_space_log10")
 
 
-class VariantLab(widgets.VBox):
+class VariantLab(BackgroundRun, widgets.VBox):
     """Compare two option sets of one game on the same seeds (CSS class ``tl-variant``).
 
     ``game``: a name or a Game (default: the first game menus list); ``options_a`` and
@@ -49,6 +49,8 @@ class VariantLab(widgets.VBox):
     ``wait()`` as in ``SimulationPanel``; status (``tl-variant-status``): ``idle``,
     ``running k/n…``, ``done: n paired games in s``, ``stopped: k of n paired games in s``.
     """
+
+    run_noun = "comparison"
 
     def __init__(
         self,
@@ -158,24 +160,6 @@ class VariantLab(widgets.VBox):
         self.thread = threading.Thread(target=self._work, args=settings, name="tl-variants", daemon=True)
         self.thread.start()
         return self.thread
-
-    def stop(self) -> None:
-        """End the run after the games in progress; the games both variants finished are kept."""
-        if self.running:
-            self._stop.set()
-            self.status.value = "stopping after the games in progress…"
-
-    @property
-    def running(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-    def wait(self, timeout: float | None = None):
-        """Wait for the running comparison (if any) and return ``results``."""
-        if self.thread is not None:
-            self.thread.join(timeout)
-            if self.thread.is_alive():
-                raise TimeoutError(f"the comparison is still running after {timeout} s")
-        return self.results
 
     def _work(self, variants: dict, agents: list, n_games: int, seed: int, evaluate: bool) -> None:
         import pandas as pd  # pandas and scipy load on the first run, not with the page
