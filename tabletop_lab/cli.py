@@ -66,7 +66,7 @@ def _simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, **_options(args.option))
     out = _output_path(args.out) if args.out else None
     agents = _agent_specs(args.agents) if args.agents else ["random"] * game.num_players
-    from .sim import simulate, storable  # pandas and numpy load only for the commands that need them
+    from .sim import simulate  # pandas and numpy load only for the commands that need them
 
     df = simulate(
         game,
@@ -80,10 +80,7 @@ def _simulate(args: argparse.Namespace) -> int:
         max_actions=args.max_actions,
     )
     if out is not None:
-        if _FORMATS[out.suffix.lower()] == "CSV":
-            df.to_csv(out, index=False)
-        else:
-            storable(df).to_parquet(out, index=False)
+        _write_table(df, out)
         print(f"wrote {len(df)} games to {out}")
     print(_summary_text(df))
     return 130 if df.attrs["interrupted"] else 0
@@ -109,10 +106,7 @@ def _report(args: argparse.Namespace) -> int:
     )
     card = report_card(df, seed=args.seed)
     if out is not None:
-        if _FORMATS[out.suffix.lower()] == "CSV":
-            card.to_csv(out, index=False)
-        else:
-            card.to_parquet(out, index=False)
+        _write_table(card, out)
     shown = ", ".join(f"{k}={v}" for k, v in sorted(_options(args.option).items()))
     where = f" ({shown})" if shown else ""
     print(f"{game.info.title}{where}: {len(df)} games of {' vs '.join(df.attrs['agents'])}, seed {args.seed}")
@@ -122,6 +116,16 @@ def _report(args: argparse.Namespace) -> int:
     if out is not None:
         print(f"wrote {len(card)} metrics to {out}")
     return 130 if df.attrs["interrupted"] else 0
+
+
+def _write_table(frame, out: Path) -> None:
+    """``frame`` to ``out`` as CSV or Parquet, by its suffix (``_output_path`` checked it)."""
+    from .sim import storable
+
+    if _FORMATS[out.suffix.lower()] == "CSV":
+        frame.to_csv(out, index=False)
+    else:
+        storable(frame).to_parquet(out, index=False)
 
 
 def _ladder(args: argparse.Namespace) -> int:
