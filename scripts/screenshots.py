@@ -45,7 +45,7 @@ PLAY_APPS = {
 }
 SEED = 7
 CANVAS_DRAWN = """board => {
-    const canvas = board.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    const canvas = board.querySelector('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas');
     if (!canvas || !canvas.width) return false;
     const blank = document.createElement('canvas');
     blank.width = canvas.width; blank.height = canvas.height;

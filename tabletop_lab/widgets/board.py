@@ -22,29 +22,26 @@ ringed as a target. The "Evaluation" checkbox (off by default: a search after ev
 ``PlaySession``) shows beside the board the win chance of the side of the seat at the screen
 (the first human seat, else the first seat) as a bar and in words. Review, once the game is
 over (``PlaySession.review``), charts that side's win probability by move, with the
-inaccuracies, mistakes and blunders marked (``plots.plot_review``, a picture under the board);
-a move picked in the move list then shows the position before it, the move played and its label
-in words, and the better move marked on the board as a hint is.
+inaccuracies, mistakes and blunders marked (``review_chart.ReviewChart``, under the board); a
+move clicked on the chart or picked in the move list then shows the position before it, the
+move played and its label in words, and the better move marked on the board as a hint is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
-import io
 import json
 import warnings
 from collections.abc import Hashable
 from typing import Any
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 
 from ..agents import Agent
 from ..board_adapter import load_adapter
 from ..core import Game, State
 from ..errors import IllegalActionError
-from ..plots import plot_review
 from ..records import GameRecord
 from ..registry import load_game
 from ..session import PlaySession, SessionView, resolve_game
@@ -57,6 +54,7 @@ from .controls import (
     seat_picker,
 )
 from .links import parse_query, share_query
+from .review_chart import ReviewChart
 
 __all__ = ["Board"]
 
@@ -132,6 +130,7 @@ class Board(widgets.VBox):
         self.figure = make_canvas(self.adapter.figsize)
         self.ax = self.adapter.setup(self.figure)
         canvas = self.figure.canvas
+        canvas.add_class("tl-board-canvas")  # apart from the review chart's canvas
         canvas.mpl_connect("button_press_event", self._on_press)
         canvas.mpl_connect("motion_notify_event", self._on_motion)
         canvas.mpl_connect("axes_leave_event", self._on_leave)
@@ -186,9 +185,7 @@ class Board(widgets.VBox):
         self.evaluation_label.add_class("tl-evaluation")
         self.review_button = self._button("Review", "tl-review", self.review)
         self.review_label = _label("tl-review-text")
-        self.review_chart = widgets.Image(format="png", layout=widgets.Layout(display="none", max_width="720px"))
-        self.review_chart.add_class("tl-review-chart")
-        self._charted: Any = None  # the review drawn in ``review_chart``
+        self.review_chart = ReviewChart(self._pick_reviewed)
         self.evaluation_panel = widgets.VBox([self.evaluation_box, self.evaluation_bar, self.evaluation_label])
         self.pause_button = self._button("Pause agents", "tl-pause", self._toggle_pause)
         self.show_all_button = self._button("Show all cards", "tl-show-all", self._toggle_cards)
@@ -232,7 +229,7 @@ class Board(widgets.VBox):
                     self.review_label,
                 ]
             ),
-            self.review_chart,
+            self.review_chart.widget,
             self.seat_row,
             widgets.HBox([*self.option_controls.values(), self.new_game_button, self.options_hint], layout=_wrapping()),
             widgets.HBox([self.position_text, self.load_button]),
@@ -638,19 +635,15 @@ class Board(widgets.VBox):
         self.review_button.tooltip = self.session.review_refusal() or "Chart the win chance by move, mistakes marked"
         self.review_label.value = view.review
         frame = self.session.review_shown if view.curtain is None else None
-        if frame is not None and frame is not self._charted:
-            self.review_chart.value = self._review_png(frame)
-        self._charted = frame
-        self.review_chart.layout.display = None if frame is not None else "none"
+        seat, row = self._evaluation_seat(), self.session.reviewed_move()
+        self.review_chart.show(
+            frame, self.game.teams(), seat, self.adapter.player_name(seat), None if row is None else row["move"]
+        )
 
-    def _review_png(self, frame: Any) -> bytes:
-        """The review's chart as a PNG (a throw-away figure, no canvas widget)."""
-        seat = self._evaluation_seat()
-        figure = Figure(figsize=(7.2, 3.2), layout="constrained")
-        plot_review(frame, self.game.teams(), seat, self.adapter.player_name(seat), ax=figure.add_subplot())
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=80)
-        return buffer.getvalue()
+    @guarded
+    def _pick_reviewed(self, move: int) -> None:
+        """A move clicked on the review's chart: show the position before it."""
+        self.jump(move - 1)
 
     def _evaluation_seat(self) -> int:
         """Whose side the evaluation shows: the seat at the screen, the first human's, or the first."""

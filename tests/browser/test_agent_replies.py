@@ -97,7 +97,7 @@ def test_the_agent_replies_to_a_loaded_position(page: Page, voila_url, record_ti
 def test_the_sinomilia_agent_sets_its_card(page: Page, voila_url, record_timing):
     board = open_board(page, voila_url, "play_sinomilia.ipynb")
     moves, position = board.locator(".tl-moves option"), board.locator(".tl-position input")
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     for sample in range(SAMPLES):
         if sample:
             board.locator(".tl-new-game").click()

@@ -42,7 +42,7 @@ SHUTDOWN_S = 30
 
 # True once ipympl has put an image on the board's canvas (the lower of its two canvases).
 CANVAS_DRAWN = """board => {
-    const canvas = board.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    const canvas = board.querySelector('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas');
     if (!canvas || !canvas.width) return false;
     const blank = document.createElement('canvas');
     blank.width = canvas.width; blank.height = canvas.height;
@@ -53,7 +53,7 @@ CANVAS_DRAWN = """board => {
 BOARD_SNAPSHOT = """board => ({
     moves: board.querySelectorAll('.tl-moves option').length,
     status: board.querySelector('.tl-status').textContent,
-    image: board.querySelector('.jupyter-matplotlib-canvas-div canvas').toDataURL(),
+    image: board.querySelector('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas').toDataURL(),
 })"""
 
 # Keeps every text the status label shows in ``window.tlStatusLog`` (reset it per move).
@@ -69,7 +69,7 @@ WATCH_STATUS = """board => {
 # copied a picture other than ``window.tlBeforeImage`` onto the board's visible canvas.
 # ``window.tlClick`` holds them for the latest press.
 TIME_CLICK = """board => {
-    const shown = board.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    const shown = board.querySelector('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas');
     const moves = board.querySelector('.tl-moves');
     const count = () => moves.querySelectorAll('option').length;
     const paintedWhen = (key, changed) => requestAnimationFrame(() => {
@@ -97,7 +97,7 @@ MOVES_CHANGED = """([board, before]) => board.querySelectorAll('.tl-moves option
 
 # True once the canvas shows another image than in ``before``.
 IMAGE_CHANGED = """([board, before]) =>
-    board.querySelector('.jupyter-matplotlib-canvas-div canvas').toDataURL() !== before.image"""
+    board.querySelector('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas').toDataURL() !== before.image"""
 
 
 def app_url(base: str, notebook: str) -> str:
@@ -209,7 +209,7 @@ def test_a_shared_link_opens_the_play_app_at_its_move(page: Page, voila_url, rec
 
 # The alpha of the board's top canvas (ipympl's overlay) in its bottom right corner.
 CORNER_ALPHA = """board => {
-    const top = board.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')[1];
+    const top = board.querySelectorAll('.tl-board-canvas .jupyter-matplotlib-canvas-div canvas')[1];
     return top.getContext('2d').getImageData(top.width - 4, top.height - 4, 1, 1).data[3];
 }"""
 
@@ -237,7 +237,7 @@ def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing)
 
     status, moves = board.locator(".tl-status"), board.locator(".tl-moves option")
     position = board.locator(".tl-position input")
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
     board.evaluate(WATCH_STATUS)
     board.evaluate(TIME_CLICK)
     rng = random.Random(0)
@@ -291,7 +291,7 @@ def test_play_by_clicking_holes(page: Page, voila_url, artifacts, record_timing)
 
 def canvas_pixels(board) -> np.ndarray:
     """The RGB pixels the board's canvas shows."""
-    url = board.locator(".jupyter-matplotlib-canvas-div canvas").first.evaluate("c => c.toDataURL()")
+    url = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").first.evaluate("c => c.toDataURL()")
     return imread(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))[..., :3]
 
 
@@ -342,7 +342,7 @@ def test_the_picture_is_always_the_states(page: Page, voila_url, artifacts):
     open_app(page, voila_url, "play_cross_endodoi.ipynb")
     board = page.locator(".tl-board")
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     moves, position = board.locator(".tl-moves option"), board.locator(".tl-position input")
 
     def click_hole(hole):
@@ -398,7 +398,7 @@ def test_play_refuses_an_opponent_hole(page: Page, voila_url):
     open_app(page, voila_url, "play_cross_endodoi.ipynb")
     board = page.locator(".tl-board")
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     box = canvas.bounding_box()
     fx, fy = hole_fractions("cross_endodoi")[8]  # one of North's holes
     canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
@@ -600,7 +600,7 @@ def test_sinomilia_round_never_shows_the_agents_card(page: Page, voila_url, arti
         board.locator(".tl-moves option"),
         board.locator(".tl-position input"),
     )
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     seen = []
 
     def step(act) -> dict:

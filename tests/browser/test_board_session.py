@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 # Records, after every DOM change in the board, the state number each part shows.
 RECORD_NUMBERS = """board => {
     const number = el => el ? ([...el.classList].find(c => c.startsWith('tl-n-')) || '') : 'missing';
-    const parts = {canvas: '.jupyter-matplotlib', status: '.tl-status', moves: '.tl-moves', actions: '.tl-actions'};
+    const parts = {canvas: '.tl-board-canvas', status: '.tl-status', moves: '.tl-moves', actions: '.tl-actions'};
     window.tlNumbers = [];
     const record = () => {
         const seen = {board: number(board)};
@@ -36,7 +36,7 @@ def test_every_part_shows_the_state_the_board_says(page: Page, voila_url):
     board = page.locator(".tl-board")
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
     board.evaluate(RECORD_NUMBERS)
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     status = board.locator(".tl-status")
     fx, fy = card_fractions()[4]
     box = canvas.bounding_box()

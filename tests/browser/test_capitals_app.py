@@ -55,7 +55,7 @@ def test_capitals_step_and_two_jump_chain_by_clicking(page: Page, voila_url, art
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
     for seat in (1, 3):  # every seat a person: no agent moves in between
         page.locator(f".tl-seat-{seat} select").select_option("human")
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
     position, moves = board.locator(".tl-position input"), board.locator(".tl-moves option")
     stop = board.locator(".tl-actions button", has_text="stop")
 

@@ -116,7 +116,7 @@ def what_orange_gets(page: Page, base: str, green_card: int, show_all: bool = Fa
     if show_all:
         board.locator(".tl-show-all").click()
         expect(board.locator(".tl-show-all")).to_have_text("Hide cards", timeout=STEP_MS)
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last
     fx, fy = card_fractions()[4]
     box = canvas.bounding_box()
     canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
@@ -127,7 +127,9 @@ def what_orange_gets(page: Page, base: str, green_card: int, show_all: bool = Fa
         "traffic": widget_traffic(frames),
         "text": page.locator("body").inner_text(),
         "position": position.input_value(),
-        "pixels": board.locator(".jupyter-matplotlib-canvas-div canvas").first.evaluate("c => c.toDataURL()"),
+        "pixels": board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").first.evaluate(
+            "c => c.toDataURL()"
+        ),
     }
 
 

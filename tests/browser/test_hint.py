@@ -4,7 +4,7 @@ Pressing Hint shows the best move in words beside the button ("Hint: 4 (win chan
 legal move of the position on screen, and the button turns off until the position changes;
 ticking Evaluation shows the win chance beside the board. In a loaded endgame the hint is the
 forced win; the agents then play the game out, Review charts it, and the start picked in the
-move list shows its move reviewed (the only one, so the best).
+move list shows its move reviewed (the only one, so the best); a click on the chart goes to a move.
 """
 
 from __future__ import annotations
@@ -57,7 +57,14 @@ def test_hint_shows_a_legal_best_move_and_the_evaluation_turns_on(page: Page, vo
     expect(board.locator(".tl-review-text")).to_contain_text(
         re.compile(r"^Review: South: \d+ mistake"), timeout=STEP_MS
     )
-    expect(board.locator(".tl-review-chart")).to_be_visible()
+    chart = board.locator(".tl-review-chart .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    chart.click(position={"x": 0.55 * box["width"], "y": 0.5 * box["height"]})  # a move mid-game
+    reviewed = board.locator(".tl-review-text")
+    expect(reviewed).to_have_text(re.compile(r"^Move \d+, (South|North) played "), timeout=STEP_MS)
+    move = int(re.match(r"Move (\d+)", reviewed.inner_text()).group(1))
+    assert board.locator(".tl-moves select").evaluate("s => s.selectedIndex") == move - 1  # the position before it
     board.locator(".tl-moves select").select_option(index=0)  # the start: the first move reviewed
     expect(board.locator(".tl-review-text")).to_contain_text("Move 1, South played 5: the best move", timeout=STEP_MS)
     expect(board.locator(".tl-review-chart")).to_be_visible()

@@ -48,7 +48,7 @@ def click_cells(canvas, state, first: str, second: str) -> None:
 def play_by_clicks(page: Page, board, state, move: str, count: int) -> None:
     """Play ``move`` (the human seat's, Blue) by clicks; the list then shows it, then an agent's reply."""
     words = move.split(" ")
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
     click_cells(canvas, state, words[1], words[2])
     moves = board.locator(".tl-moves option")
     expect(moves.nth(count)).to_contain_text(f"Blue: {move}", timeout=STEP_MS)

@@ -48,7 +48,7 @@ def test_play_a_placement_and_a_growth_turn_stone_by_stone(page: Page, voila_url
 
     status, moves = board.locator(".tl-status"), board.locator(".tl-moves option")
     position = board.locator(".tl-position input")
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
     expect(position).to_have_value(GAME.new_initial_state().notation())
     expect(status).to_contain_text("White to move")
 

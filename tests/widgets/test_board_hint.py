@@ -5,6 +5,7 @@ check the values: tests/test_session.py)."""
 from __future__ import annotations
 
 import pytest
+from matplotlib.backend_bases import MouseEvent
 
 from tabletop_lab.widgets import Board
 
@@ -48,25 +49,34 @@ def test_the_evaluation_checkbox_shows_the_win_chance_beside_the_board():
     assert board.session.evaluation_seat is None and "Evaluation" not in board.evaluation_label.value
 
 
-def test_review_charts_a_finished_game_under_the_board():
+def test_review_charts_a_finished_game_under_the_board_and_a_click_on_it_shows_the_move():
     board = Board("cross_endodoi", seats=["random", "random"], seed=6)  # the agents play it out at once
     board.session.REVIEW_SHARE = 10**6  # the least budget a position: a quick test
+    chart = board.review_chart
     assert board.state.is_terminal() and not board.review_button.disabled
-    assert board.review_chart.layout.display == "none"
+    assert chart.widget.layout.display == "none"
     board.review_button.click()
     assert board.errors.text == "" and board.review_label.value.startswith("Review: South: ")
-    assert bytes(board.review_chart.value).startswith(b"\x89PNG") and board.review_chart.layout.display is None
-    assert board.review_button.disabled
+    (ax,) = chart.figure.axes
     frame = board.session.review_shown
+    assert chart.widget.layout.display is None and len(ax.lines[0].get_xdata()) == len(frame)
+    assert board.review_button.disabled
     worst = frame.loc[frame["loss"].idxmax()]
     drawn = []
     draw = board.adapter.draw
     board.adapter.draw = lambda state, **marks: (drawn.append(marks), draw(state, **marks))
-    board.moves.value = int(worst["move"]) - 1  # picked in the move list: the position before it
-    assert board.review_label.value.startswith(f"Move {worst['move']}, ") and board.review_chart.layout.display is None
+    x, y = ax.transData.transform((int(worst["move"]) + 0.3, 0.5))  # nearer this move than the next
+    MouseEvent("button_press_event", chart.widget, x, y, button=1)._process()
+    assert board.errors.text == "" and board.moves.value == int(worst["move"]) - 1  # the position before it
+    assert board.review_label.value.startswith(f"Move {worst['move']}, ") and chart.widget.layout.display is None
+    (ax,) = chart.figure.axes  # redrawn, the move on screen marked
+    assert list(ax.lines[-1].get_xdata()) == [worst["move"]] * 2
     assert board.review_button.layout.display == "none"  # the game is not over on screen
     better = board.session.actions_of(worst["best_move"])[0]  # a hole: one action, one cell
     assert worst["loss"] > 0 and drawn[-1]["targets"] == {board.adapter.action_cells(board.state, better)[-1]}
+    board.moves.value = 0  # the move list picks a move too, and the chart follows
+    marked = chart.figure.axes[0].lines[-1]
+    assert board.review_label.value.startswith("Move 1, ") and list(marked.get_xdata()) == [1, 1]
 
 
 def test_plot_review_marks_the_mistakes_for_the_chosen_side():
