@@ -22,6 +22,7 @@ __all__ = [
     "plot_first_player_advantage",
     "plot_lengths",
     "plot_tournament",
+    "plot_ladder",
     "plot_variant_differences",
     "plot_review",
     "plot_report_cards",
@@ -129,6 +130,27 @@ def plot_tournament(table: pd.DataFrame, ax: Any = None) -> Any:
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     ax.set_title(f"Round robin (n = {_n_text(table['n'])} games per match)\ncells: rate [95% Wilson CI]")
+    return ax
+
+
+def plot_ladder(table: pd.DataFrame, ax: Any = None) -> Any:
+    """Levels of play (``sim.ladder``): each rung's rate against the rung below, a bar with its
+    95% Wilson interval, and a line at 0.5 (no stronger). The ladder stops at the first rung
+    whose interval contains 0.5; the title says where it stopped, or that it reached the top."""
+    ax = _axes(ax)
+    x = np.arange(len(table))
+    rate = table["rate"].to_numpy(dtype=float)
+    stronger = table["ci_low"].to_numpy(dtype=float) > 0.5
+    ax.bar(x, rate, color=np.where(stronger, "tab:blue", "tab:grey"), label="rate against the rung below")
+    _error_bars(ax, x, rate, table["ci_low"], table["ci_high"])
+    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="no stronger")
+    ticks = [f"{_wrap(a)}\nvs {_wrap(o)}" for a, o in zip(table["agent"], table["opponent"])]
+    ax.set_xticks(x, ticks, fontsize="small")
+    ax.set_ylabel("rate (win 1, draw ½)")
+    stopped = table.attrs.get("stopped")
+    end = f"stopped at level {stopped}" if stopped else "reached the top"
+    ax.set_title(f"Levels of play (n = {_n_text(table['n'])} games a rung{_capped_text(table)}; {end})")
+    _rate_axis(ax)
     return ax
 
 

@@ -136,3 +136,17 @@ def test_without_axes_a_new_figure_is_made():
     ax = plots.plot_win_rates(stats.win_rates(GAMES))
     assert ax.figure is not None
     plt.close(ax.figure)
+
+
+def test_ladder_bars_are_each_rungs_rate_against_the_one_below():
+    from tabletop_lab.sim.ladder import ladder
+
+    table = ladder("cross_endodoi", 4, levels=2, budget=20, progress=False)
+    ax = plots.plot_ladder(table, ax=new_axes())
+    (bars,) = containers(ax, BarContainer)
+    assert [b.get_height() for b in bars] == list(table["rate"])
+    check_error_bars(ax, table["ci_low"], table["ci_high"])
+    assert [t.get_text().replace("\n", "") for t in ax.get_xticklabels()][0] == "greedyvs random"
+    stopped = table.attrs["stopped"]
+    assert ("reached the top" if stopped is None else f"stopped at level {stopped}") in ax.get_title()
+    assert "n = 4 games a rung" in ax.get_title()
