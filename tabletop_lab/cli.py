@@ -174,7 +174,9 @@ def _ladder_text(df: pd.DataFrame) -> str:
             f"  ({row.wins} won, {row.draws + row.capped} drawn or capped, {row.losses} lost of {row.n})"
         )
     stopped = df.attrs.get("stopped")
-    lines.append("reached the top" if stopped is None else f"stopped at level {stopped}: not shown stronger than the level below")
+    lines.append(
+        "reached the top" if stopped is None else f"stopped at level {stopped}: not shown stronger than the level below"
+    )
     return "\n".join(lines)
 
 
