@@ -12,7 +12,7 @@ import pytest
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 
-from tabletop_lab import plots, stats, studies
+from tabletop_lab import load_game, plots, stats, studies
 from tabletop_lab.data import DATA_DIR
 
 
@@ -94,3 +94,34 @@ def test_plot_report_cards_draws_each_card_with_its_intervals(cards):
     assert wide.get_xscale() == "log" and "game_tree_log10" in [t.get_text() for t in wide.get_yticklabels()]
     with pytest.raises(ValueError, match="at least one report card"):
         plots.plot_report_cards({})
+
+
+#: Values an option study leaves out: Sinoda's first player 2 to 5 only rotate the seats of a
+#: game of more players, which the seat rates already show.
+NOT_PLAYED = {("sinoda", "first_player"): {2, 3, 4, 5}}
+
+
+@pytest.mark.parametrize("game", sorted(studies.OPTION_STUDIES))
+def test_every_rule_option_is_played_at_each_value_or_says_why_not(game):
+    plan = studies.OPTION_STUDIES[game]
+    setups = plan.setups()
+    for spec in load_game(game).option_specs:
+        played = {load_game(game, **options).options[spec.name] for options in setups.values()}
+        if spec.name in plan.unmeasured:
+            assert len(played) == 1 and plan.unmeasured[spec.name]
+        elif spec.choices is None:
+            assert len(played) > 1, spec.name  # a numeric option at a few values
+        else:
+            assert played == set(spec.choices) - NOT_PLAYED.get((game, spec.name), set()), spec.name
+
+
+def test_the_option_study_in_quick_mode_plays_every_setup_on_the_same_seeds_and_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(studies, "data_path", lambda *parts: tmp_path.joinpath(*parts))
+    frames = studies.load_option_games("cross_endodoi", quick=True)
+    assert list(frames) == ["standard", *studies.OPTION_STUDIES["cross_endodoi"].variants]
+    seeds = frames["standard"]["seed"].tolist()
+    assert all(df["seed"].tolist() == seeds and {"actions", "values"} <= set(df) for df in frames.values())
+    assert frames["seeds_per_hole=6"].attrs["options"]["seeds_per_hole"] == 6
+    assert not list(tmp_path.rglob("*"))
+    with pytest.raises(ValueError, match="no option study for 'chess'"):
+        studies.load_option_games("chess")
