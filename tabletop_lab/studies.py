@@ -34,6 +34,8 @@ __all__ = [
     "ReportSetup",
     "absent_metrics",
     "load_option_games",
+    "option_effects",
+    "paired_base",
     "load_report",
     "report_games",
     "side_by_side",
@@ -241,6 +243,47 @@ def load_option_games(
             save=not quick,
         )
     return frames
+
+
+def paired_base(game: str, label: str) -> str | None:
+    """The setup of ``game``'s option study that variant ``label`` is compared with: of the
+    setups before it seating as many players, the one whose options differ in fewest names
+    (the standard setup first); ``None`` when none seats as many (its card stands alone)."""
+    setups = OPTION_STUDIES[game].setups()
+    if label not in setups:
+        raise ValueError(f"{game}'s option study has no setup {label!r}; choose from {', '.join(setups)}"[:300])
+    labels = list(setups)
+    rules = {name: load_game(game, **options) for name, options in setups.items()}
+    players = rules[label].num_players
+    earlier = [name for name in labels[: labels.index(label)] if rules[name].num_players == players]
+    if not earlier:
+        return None
+    options = rules[label].options
+    return min(earlier, key=lambda name: sum(options[k] != v for k, v in rules[name].options.items()))
+
+
+def option_effects(
+    game: str, frames: dict[str, pd.DataFrame], metrics: list[str], seed: int = 0, resamples: int = 2000
+) -> pd.DataFrame:
+    """What each variant of ``game``'s option study (``frames``, from ``load_option_games``) does
+    to ``metrics`` against its ``paired_base``: one row per variant and metric, with the paired
+    bootstrap of ``stats.compare_variants`` (columns ``variant, base`` then its columns). A
+    variant without a base (another number of players) has no rows."""
+    import pandas as pd
+
+    from .stats import compare_variants
+
+    rows = []
+    for label in list(frames)[1:]:
+        base = paired_base(game, label)
+        if base is None:
+            continue
+        table = compare_variants(frames[base], frames[label], seed, metrics=metrics, resamples=resamples)
+        rows.append(table.assign(variant=label, base=base))
+    if not rows:
+        return pd.DataFrame(columns=["variant", "base", "metric"])
+    table = pd.concat(rows, ignore_index=True)
+    return table[["variant", "base", *[c for c in table.columns if c not in ("variant", "base")]]]
 
 
 def side_by_side(cards: dict[str, pd.DataFrame]) -> pd.DataFrame:

@@ -125,3 +125,25 @@ def test_the_option_study_in_quick_mode_plays_every_setup_on_the_same_seeds_and_
     assert not list(tmp_path.rglob("*"))
     with pytest.raises(ValueError, match="no option study for 'chess'"):
         studies.load_option_games("chess")
+
+
+def test_each_variant_is_compared_with_the_setup_seating_as_many_players_nearest_it():
+    assert studies.paired_base("sinoda", "first_player=1") == "standard"
+    assert studies.paired_base("sinoda", "players=4") is None  # no setup before it seats four
+    assert studies.paired_base("sinoda", "players=4, teams=pairs") == "players=4"
+    assert studies.paired_base("sinoda", "players=6, teams=triples") == "players=6"
+    with pytest.raises(ValueError, match="no setup 'players=5'"):
+        studies.paired_base("sinoda", "players=5")
+
+
+def test_option_effects_are_the_paired_comparisons_with_each_base_and_plot_by_variant():
+    frames = studies.load_option_games("sinoda", quick=True)
+    table = studies.option_effects("sinoda", frames, ["duration_turns"], resamples=100)
+    assert table["variant"].tolist() == [label for label in frames if studies.paired_base("sinoda", label)]
+    row = table.set_index("variant").loc["players=4, teams=pairs"]
+    expected = stats.compare_variants(frames["players=4"], frames["players=4, teams=pairs"], 0,
+                                      metrics=["duration_turns"], resamples=100).iloc[0]  # fmt: skip
+    assert row["base"] == "players=4" and row["difference"] == expected["difference"]
+    ax = plots.plot_variant_differences(table, ax=Figure().add_subplot(), by="variant")
+    assert [t.get_text() for t in ax.get_yticklabels()] == table["variant"].tolist()
+    assert ax.get_title().startswith("duration_turns: each variant − its base")
