@@ -66,9 +66,8 @@ def test_absent_metrics_say_why(cards):
     ]
     sinomilia = stats.report_card(studies.load_report("sinomilia", "standard", "random", quick=True), resamples=50)
     gaps = studies.absent_metrics(sinomilia)
-    assert gaps[0] == "drawishness: the game cannot end in a draw" and gaps[-1].startswith(
-        "state_space_log10: sinomilia declares no bound"
-    )
+    assert gaps[0] == "drawishness: the game cannot end in a draw"
+    assert not any(gap.startswith("state_space_log10") for gap in gaps)  # Sinomilia bounds its positions
 
 
 def test_bad_names_are_refused():
