@@ -78,9 +78,11 @@ def inline_gallery_html(root: Path | str | None = None) -> str:
 
 
 def thumbnail_png(app: AppInfo) -> bytes:
-    """A play app's card shows a telling position of its game (its ``thumbnail``), a study app's
-    card the saved skill ladder of its game: what each app is about, at a glance."""
+    """A play app's card shows a telling position of its game (its ``thumbnail``), a puzzles
+    app's card the first puzzle of its game, a study app's card the saved skill ladder of its
+    game: what each app is about, at a glance."""
     from . import data, plots
+    from .analysis.puzzles import load_puzzles
     from .registry import load_game
     from .render import figure_png, state_png
 
@@ -91,6 +93,8 @@ def thumbnail_png(app: AppInfo) -> bytes:
         figure = Figure(figsize=(6, 4.5), layout="constrained")
         plots.plot_tournament(pd.read_parquet(data.data_path(app.game, "ladder.parquet")), ax=figure.add_subplot())
         return figure_png(figure)
+    if app.kind == "puzzles":
+        return state_png(load_puzzles(app.game)[0].state())
     state = data.load_position(app.game, app.thumbnail) if app.thumbnail else load_game(app.game).new_initial_state()
     return state_png(state)
 
