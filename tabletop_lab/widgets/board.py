@@ -618,26 +618,13 @@ class Board(widgets.VBox):
             selected, targets = self._clicks, self._targets()
             marked = self._view.hint_move or self._view.review_move if self._view is not None else ""
             if not selected and marked:
-                selected, targets = self._hint_cells(marked)
+                selected, targets = self.adapter.move_marks(state, self.session.actions_of(marked))
             self.adapter.draw(state, targets=targets, selected=selected, preview=preview, viewer=viewer)
         canvas = self.figure.canvas
         if getattr(canvas, "syncing_data_url", True):
             canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
         else:
             canvas.draw()  # send the picture now, not after the browser asks back for it
-
-    def _hint_cells(self, move: str) -> tuple[tuple, frozenset]:
-        """The hinted move marked as clicks mark it: its first action's cells but the last
-        selected, that last cell and the last cell of each later action ringed."""
-        state, marked = self._state.clone(), []
-        for action in self.session.actions_of(move):
-            cells = tuple(self.adapter.action_cells(state, action))
-            if cells:
-                marked.append(cells)
-            state.apply_action(action)
-        if not marked:  # a move of buttons only (a pass): said in words
-            return (), frozenset()
-        return marked[0][:-1], frozenset(cells[-1] for cells in marked)
 
     def _sync_evaluation(self, view: SessionView) -> None:
         two_sides = len(self.game.teams()) == 2
