@@ -68,7 +68,7 @@ class PuzzleBoard(widgets.VBox):
         self.seed = seed
         self._puzzles = {name: load_puzzles(name) for name in puzzle_games()} if puzzles is None else dict(puzzles)
         if not self._puzzles:
-            raise ValueError("no puzzles to show: puzzles is empty")
+            raise ValueError("no puzzles to show: no game ships data/<game>/puzzles.json, or puzzles is empty")
         for name, offered in self._puzzles.items():
             strays = [puzzle.game for puzzle in offered if puzzle.game != name]
             if strays:
@@ -122,9 +122,9 @@ class PuzzleBoard(widgets.VBox):
         return chosen
 
     def choose(self, game: str | None = None, difficulty: str | None = None) -> None:
-        """Show the first puzzle of ``game`` at ``difficulty`` (each by default the one shown; a
-        game's first difficulty is its easiest that has puzzles). A difficulty without puzzles
-        says so. Raises ``ValueError`` for a game without puzzles or an unknown difficulty."""
+        """Show the first puzzle of ``game`` at ``difficulty`` (each by default the one shown; at
+        first, the game's easiest difficulty that has puzzles). A difficulty without puzzles says
+        so. Raises ``ValueError`` for a game without puzzles or an unknown difficulty."""
         game = self.game if game is None else game
         if game not in self._puzzles:
             raise ValueError(f"no puzzles for {game!r}; games with puzzles: {', '.join(self._puzzles)}")
@@ -174,13 +174,13 @@ class PuzzleBoard(widgets.VBox):
 
     def _shown_board(self) -> Board:
         if self.board is None:
-            raise ValueError(f"no {self.difficulty} puzzles for {self._title()}: pick another difficulty")
+            raise ValueError(self._none())
         return self.board
 
     def _move_by(self, step: int) -> None:
         count = len(self.puzzles())
         if not count:
-            raise ValueError(f"no {self.difficulty} puzzles for {self._title()}: pick another difficulty")
+            raise ValueError(self._none())
         self.index = (self.index + step) % count
         self._show()
 
@@ -195,7 +195,8 @@ class PuzzleBoard(widgets.VBox):
         if not puzzles:
             self.puzzle = None
             self.counter.value = ""
-            self.task.value = f"No {self.difficulty} puzzles for {self._title()} yet: pick another difficulty."
+            none = self._none()
+            self.task.value = html.escape(none[0].upper() + none[1:] + ".")
             self.board_box.children = []
             return
         self.puzzle = puzzle = puzzles[self.index]
@@ -279,8 +280,9 @@ class PuzzleBoard(widgets.VBox):
         end = f". {adapter.result_words(state).rstrip('.')}." if state.is_terminal() else "."
         return ", ".join(said) + end
 
-    def _title(self) -> str:
-        return game_class(self.game).info.title
+    def _none(self) -> str:
+        title = game_class(self.game).info.title
+        return f"no {self.difficulty} puzzles for {title} yet: pick another difficulty"
 
     @guarded
     def _pick(self, game: str | None, difficulty: str | None) -> None:

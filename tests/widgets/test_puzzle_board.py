@@ -92,7 +92,7 @@ def test_a_difficulty_without_puzzles_says_so_and_nothing_breaks():
     assert puzzles.task.value == "No hard puzzles for Cross-endodoi yet: pick another difficulty."
     assert ("hard (0)", "hard") in puzzles.difficulty_picker.options
     assert all(b.disabled for b in (puzzles.next_button, puzzles.solution_button, puzzles.again_button))
-    with pytest.raises(ValueError, match="no hard puzzles for Cross-endodoi"):
+    with pytest.raises(ValueError, match="no hard puzzles for Cross-endodoi yet"):
         puzzles.next()
     puzzles.choose(difficulty="easy")
     assert puzzles.puzzle == puzzles.puzzles()[0] and puzzles.board_box.children == (puzzles.board,)
@@ -137,3 +137,17 @@ def test_under_an_event_loop_the_line_is_stepped_move_by_move():
 
     seen, length = asyncio.run(play())
     assert seen == list(range(1, length + 1))
+
+
+def test_the_board_is_the_play_boards_picture_and_input_without_its_controls():
+    board = PuzzleBoard().board
+
+    def shown(widget):
+        yield widget
+        for child in getattr(widget, "children", ()):
+            yield from shown(child)
+
+    parts = list(shown(board))
+    assert board.figure.canvas in parts and board.moves in parts and board.action_buttons in parts
+    hidden = (board.undo_button, board.seat_row, board.hint_button, board.position_text, board.evaluation_panel)
+    assert not any(part in parts for part in hidden)
