@@ -34,7 +34,7 @@ def test_a_right_answer_and_a_wrong_one_with_its_refutation_played_out(page: Pag
     app = page.locator(".tl-puzzles")
     board = app.locator(".tl-board")
     page.wait_for_function(CANVAS_DRAWN, arg=board.element_handle(), timeout=FIRST_WIDGET_MS)
-    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
+    canvas = board.locator(".tl-board-canvas .jupyter-matplotlib-canvas-div canvas").last  # the one taking clicks
     verdict, moves = app.locator(".tl-verdict"), board.locator(".tl-moves option")
 
     def click_hole(move: str) -> None:
