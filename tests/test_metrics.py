@@ -237,7 +237,40 @@ def test_the_state_space_bounds_count_what_they_say():
     seeds = load_game("cross_endodoi").total_seeds  # in 12 holes and 2 stores, either player to move
     assert load_game("cross_endodoi").state_space_log10() == pytest.approx(math.log10(2 * math.comb(seeds + 13, 13)))
     assert load_game("sygo", size=3).state_space_log10() == pytest.approx(math.log10(3**9 * 2 * 2 * 3))
-    assert load_game("sinoda").state_space_log10() is None
+
+
+def sinoda_index(game, position: dict) -> int:
+    """A number below Sinoda's bound, distinct for distinct positions, made from exactly the
+    fields and ranges ``SinodaGame.state_space_log10`` counts."""
+    players, cells = game.num_players, game.board.names
+    on = {cell: 1 + player * 4 + value - 1 for cell, player, value in position["pieces"]}
+    index = 0
+    for cell in cells:
+        index = index * (1 + 4 * players) + on.get(cell, 0)
+    for capturer, captured in enumerate(position["captured"]):
+        for owner in (o for o in range(players) if o != capturer):
+            for value in range(1, 5):
+                count = captured.count([owner, value])
+                assert count <= 6
+                index = index * 7 + count
+    return index * players + position["to_move"]
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4, "teams": "pairs"}])
+def test_every_sinoda_position_met_fits_its_bound_distinctly(options):
+    game = load_game("sinoda", **options)
+    df = simulate(game, ["random"] * game.num_players, 4, seed=3, progress=False, record_actions=True)
+    seen: dict[int, str] = {}
+    for actions in df["actions"]:
+        for state in replay_actions(game, actions):
+            if state.is_terminal():
+                continue
+            index = sinoda_index(game, json.loads(state.to_json()))
+            assert (
+                0 <= index < 10 ** game.state_space_log10()
+                and seen.setdefault(index, state.to_json()) == state.to_json()
+            )
+    assert len(seen) > 100
 
 
 def sinomilia_index(position: dict) -> int:
