@@ -33,6 +33,9 @@ recording its command, budgets and version); ``load_puzzles(game)`` reads them b
 >>> puzzle = load_puzzles("cross_endodoi")[0]
 >>> check_answer(puzzle, puzzle.solution).right
 True
+>>> hidden = load_puzzles("sinomilia")[0]
+>>> check_answer(hidden, hidden.solution).value == max(hidden.values.values())
+True
 """
 
 from __future__ import annotations
