@@ -103,8 +103,8 @@ class Puzzle:
     ``solution`` is a whole-move string, ``line`` the winning line as whole-move strings (the
     solution first), ``refutations`` maps each other legal move to the line that refutes it (that
     move first). ``source`` says where the position came from (the seed of the game, its ply).
-    ``values`` (goal ``"best"`` only) maps every legal move to its expected chips for the player
-    to move. A viewer shows the position as the player to move sees it
+    ``values`` (required for goal ``"best"``, absent otherwise in the shipped files) maps every
+    legal move to its expected chips for the player to move. A viewer shows the position as the player to move sees it
     (``state().observation(state().current_player())``): in a hidden-card game the position
     holds the opponent's hidden card.
     """
@@ -283,7 +283,8 @@ class Verdict:
 
 
 def check_answer(puzzle: Puzzle, move: str) -> Verdict:
-    """Grade ``move`` (a whole-move string) as the answer to ``puzzle``.
+    """Grade ``move`` (a whole-move string) as the answer to ``puzzle``; the verdict carries the
+    puzzle's ``values`` (every move's expected chips, for goal ``"best"``).
 
     Raises ``ValueError`` (the engine's, naming what is wrong) for a move that is not legal there.
     """

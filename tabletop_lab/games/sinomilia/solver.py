@@ -9,7 +9,9 @@ always hold 30 chips). What follows the round is not valued.
 Information sets are the engine's ``information_state_string(player)``: a player's own cards and
 the public actions, the opponent's ``set``/``change`` masked. CFR+ (regret matching+ with linear
 averaging, alternating updates) gives the average strategy; ``exploitability`` is the mean of the
-two best responses' gains against it (0 at a Nash equilibrium).
+two best responses' gains against it (0 at a Nash equilibrium). ``RoundSolution.decision``
+values each move of one decision by ``reply_values``: the move, then the best reply to the
+opponent's solved strategy (the one-round puzzles of ``tabletop_lab.analysis.puzzles``).
 
 Restriction: a full round has millions of play sequences (up to 9 chips, two faces, passes in
 between, a change each). The solver therefore gives each player a **chip budget** for the round:
@@ -196,11 +198,12 @@ class RoundSolution:
 class Decision:
     """One decision of a solved round: the ``player`` to move, their ``view`` (the information
     state string: their cards and the round's actions, the opponent's cards masked), their legal
-    ``moves`` (listing order), each move's ``values`` (``reply_values``: chips gained in the round, for that player),
-    the solved strategy's ``probabilities`` there, ``reach`` (the probability of the opponent's
-    play so far under the solved strategy, summed over the histories the player cannot tell
-    apart: 1 where nothing the opponent did could have gone otherwise), the chips each player has
-    ``spent`` of the budget, and ``horizon``: the most turns the round can still last."""
+    ``moves`` (listing order), each move's ``values`` (``reply_values``: chips gained in the
+    round, for that player), the solved strategy's ``probabilities`` there, ``reach`` (the
+    probability, under the solved strategy, of the opponent's play so far, summed over the
+    histories the player cannot tell apart; 1 before the opponent has chosen anything but a
+    card), the chips each player has ``spent`` of the budget, and ``horizon``: the most turns
+    the round can still last."""
 
     player: int
     view: str
