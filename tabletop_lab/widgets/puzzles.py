@@ -4,7 +4,8 @@
 app's, without its controls), so the move is drawn and played by clicks exactly as in the Play
 app, through the game's board adapter. Once a move is played, ``check_answer`` grades it and
 the board plays out the line that shows why: the winning line when right, the refutation when
-wrong. Under a running event loop (Jupyter, Voila) the line's moves follow each other every
+wrong. A puzzle of one round valued in expected chips (goal ``"best"``, Sinomilia's) is told
+with every move's value instead, and the board shows the move played. Under a running event loop (Jupyter, Voila) the line's moves follow each other every
 ``STEP_SECONDS``; without one (scripts, tests) the board goes to the line's end at once. The line
 is also listed in words, and the board's move list walks back and forth along it; further moves
 are refused (``PlaySession.lock``) until "Try again" or another puzzle.
@@ -222,6 +223,17 @@ class PuzzleBoard(widgets.VBox):
 
     def _task(self, board: Board, puzzle: Puzzle) -> str:
         mover = board.adapter.player_name(puzzle.state().current_player())
+        if puzzle.goal == "best":  # a decision of one round, valued in expected chips (Sinomilia)
+            budget, spent = puzzle.source.get("budget"), puzzle.source.get("spent")
+            limit = f"; each player may spend at most {budget[0]} chips on Actions this round" if budget else ""
+            if spent and any(spent):
+                names = (board.adapter.player_name(p) for p in range(len(spent)))
+                limit += " (spent so far: " + ", ".join(f"{n} {k}" for n, k in zip(names, spent)) + ")"
+            return (
+                f"{mover} to move: find the best move this round, in expected chips{limit}. "
+                f"Difficulty {puzzle.difficulty} (the best beats the next by {puzzle.margin:.2f} chips); "
+                "proven: every move's value solved exactly for the round."
+            )
         goal = "to move and win" if puzzle.goal == "win" else "to move: save the game (every other move loses)"
         how = (
             "proven: every move solved exactly"
@@ -238,6 +250,14 @@ class PuzzleBoard(widgets.VBox):
         self._done = True
         move = board.session.move_strings()[0]
         self.verdict = verdict = check_answer(self.puzzle, move)
+        if verdict.values is not None:  # every move valued: say what each is worth
+            worth = ", ".join(f"{m} {v:+.2f}" for m, v in sorted(verdict.values.items(), key=lambda mv: -mv[1]))
+            verdict_word = "Right" if verdict.right else f"Wrong: the best is {self.puzzle.solution}"
+            self.verdict_text.value = html.escape(
+                f"{verdict_word}. {move} gains {verdict.value:+.2f} chips expected this round. Every move: {worth}."
+            )
+            self._play_out(board, verdict.line, at=1)
+            return
         if verdict.right:
             result = "wins" if self.puzzle.goal == "win" else "saves the game"
             text = f"Right: {move} {result}. The line: "

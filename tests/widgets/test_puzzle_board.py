@@ -23,8 +23,8 @@ def click_move(board, move: str) -> None:
             board.press(labels[action])
 
 
-def test_every_perfect_information_game_with_puzzles_is_offered():
-    assert {"cross_endodoi", "sinoda", "capitals", "sygo"} <= set(puzzle_games())
+def test_every_game_with_puzzles_is_offered():
+    assert {"cross_endodoi", "sinoda", "capitals", "sygo", "sinomilia"} <= set(puzzle_games())
     puzzles = PuzzleBoard()
     assert [name for _, name in puzzles.game_picker.options] == puzzle_games()
     easy = len(puzzles.puzzles("cross_endodoi", "easy"))
@@ -111,9 +111,30 @@ def test_the_order_is_the_seeds_and_next_and_previous_walk_it():
     assert first.puzzle == order[-1]
 
 
+def test_a_sinomilia_puzzle_is_seen_by_the_mover_and_told_with_every_moves_value():
+    puzzles = PuzzleBoard("sinomilia", "easy")
+    puzzle, board = puzzles.puzzle, puzzles.board
+    mover = puzzle.state().current_player()
+    assert board.session.viewer == mover  # the opponent's card stays hidden
+    assert "find the best move this round, in expected chips" in puzzles.task.value
+    assert f"beats the next by {puzzle.margin:.2f} chips" in puzzles.task.value
+    click_move(board, puzzle.solution)
+    best = puzzle.values[puzzle.solution]
+    assert puzzles.verdict.right and puzzles.verdict_text.value.startswith(
+        f"Right. {puzzle.solution} gains {best:+.2f} chips expected this round. Every move: "
+    )
+    puzzles.try_again()
+    other = next(move for move in puzzle.refutations)
+    click_move(puzzles.board, other)
+    assert not puzzles.verdict.right and puzzles.verdict_text.value.startswith(
+        f"Wrong: the best is {puzzle.solution}. {other} gains {puzzle.values[other]:+.2f} chips"
+    )
+    assert puzzles.board.session.move_strings() == [other] and puzzles.errors.text == ""
+
+
 def test_bad_choices_are_refused_in_words():
-    with pytest.raises(ValueError, match="no puzzles for 'sinomilia'; games with puzzles: cross_endodoi"):
-        PuzzleBoard("sinomilia")
+    with pytest.raises(ValueError, match="no puzzles for 'sygo'; games with puzzles: cross_endodoi"):
+        PuzzleBoard("sygo", puzzles={"cross_endodoi": load_puzzles("cross_endodoi")})
     puzzles = PuzzleBoard()
     with pytest.raises(ValueError, match="difficulty must be one of easy, medium, hard, expert, got 'trivial'"):
         puzzles.choose(difficulty="trivial")
