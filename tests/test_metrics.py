@@ -5,6 +5,7 @@ recording is the same through the kernels and the engine."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 
@@ -270,6 +271,56 @@ def test_every_sinoda_position_met_fits_its_bound_distinctly(options):
                 0 <= index < 10 ** game.state_space_log10()
                 and seen.setdefault(index, state.to_json()) == state.to_json()
             )
+    assert len(seen) > 100
+
+
+def capitals_index(game, position: dict) -> int:
+    """A number below Capitals' bound, distinct for distinct positions (the cycle's number aside
+    but modulo 4), made from exactly the fields and ranges ``CapitalsGame.state_space_log10``
+    counts: the lists are ranked as one sequence of entries cut in nine (stars and bars)."""
+    square = {name: i for i, name in enumerate(f"{f}{r}" for r in range(1, 9) for f in "abcdefgh")}
+    units = {square[name]: (owner, controller, top) for name, owner, controller, top in position["pieces"]}
+    index = 0
+    for at in range(64):
+        unit = units.get(at)
+        if unit is None:
+            digit = 0
+        elif unit[2] is None:  # a single piece: its owner and controller
+            digit = 1 + unit[0] * 4 + unit[1]
+        else:  # a Ram: and its top piece's owner
+            digit = 17 + (unit[0] * 4 + unit[1]) * 4 + unit[2]
+        index = index * 81 + digit
+    lists = [*position["cages"], *position["altars"], [owner * 4 + where for owner, where in position["releases"]]]
+    entries = list(itertools.chain(*lists))
+    n = len(entries)
+    assert n <= 36 and all(0 <= entry < 16 for entry in entries)
+    bars = list(itertools.accumulate(len(part) for part in lists[:-1]))
+    cut = sum(math.comb(bar + j, j + 1) for j, bar in enumerate(bars))  # the bars' places, ranked
+    symbols = sum(entry * 16**k for k, entry in enumerate(entries))
+    rank = sum(math.comb(m + 8, 8) * 16**m for m in range(n)) + cut * 16**n + symbols
+    index = index * sum(math.comb(m + 8, 8) * 16**m for m in range(37)) + rank
+    assert all(0 <= k <= 9 for k in position["removed"]) and position["transfers"] <= game.options["transfers_per_turn"]
+    for value, radix in [*((k, 10) for k in position["removed"]), ((position["cycle"] - 1) % 4, 4),
+                         (position["slot"], 4), (position["actor"], 4), (int(position["extra_turn"]), 2),
+                         (position["transfers"], game.options["transfers_per_turn"] + 1),
+                         (int(position["pending_sacrifice"]), 2),
+                         *((int(flag), 2) for flag in position["altar_filled"] + position["eliminated"])]:  # fmt: skip
+        index = index * radix + value
+    return index
+
+
+def test_every_capitals_position_met_fits_its_bound_distinctly():
+    game = load_game("capitals", transfers_per_turn=2)
+    df = simulate(game, ["random"] * 4, 3, seed=5, progress=False, record_actions=True)
+    seen: dict[int, str] = {}
+    for actions in df["actions"]:
+        for state in replay_actions(game, actions):
+            if state.mid_turn():
+                continue
+            position = json.loads(state.to_json())
+            key = json.dumps({**position, "cycle": (position["cycle"] - 1) % 4}, sort_keys=True)
+            index = capitals_index(game, position)
+            assert 0 <= index < 10 ** game.state_space_log10() and seen.setdefault(index, key) == key
     assert len(seen) > 100
 
 

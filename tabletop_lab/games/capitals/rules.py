@@ -17,6 +17,7 @@ actions, what each does, the resolution) in ``turn``; reading and checking the p
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...core import (
@@ -201,6 +202,19 @@ class CapitalsGame(Game):
     @property
     def num_sites(self) -> int:
         return 64  # the squares a1..h8
+
+    def state_space_log10(self) -> float:
+        """A bound on the positions (the cycle's number aside but for its place in the Hunger
+        count: beyond that only the cap reads it). Each square empty, a single piece (owner and
+        controller) or a Ram (and its top's owner): ``1 + 16 + 64``. The Cages and Altars (an
+        owner each entry) and the releases (an owner and a Territory) as nine lists of at most
+        36 entries in all, each entry one of 16: ``sum(C(n + 8, 8) * 16**n for n in 0..36)``.
+        Then the pieces removed per owner (0-9), the cycle modulo 4, slot, actor, extra turn,
+        transfers made (0 to ``transfers_per_turn``), a sacrifice pending, Altars filled and
+        players eliminated."""
+        lists = sum(math.comb(n + 8, 8) * 16**n for n in range(37))
+        turn = 4 * 4 * 4 * 2 * (self.options["transfers_per_turn"] + 1) * 2 * 2**4 * 2**4
+        return 64 * math.log10(1 + 16 + 64) + math.log10(lists) + 4 + math.log10(turn)
 
     def new_initial_state(self) -> CapitalsState:
         board = [0] * 64
