@@ -102,7 +102,7 @@ def _report(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.no_progress,
         record_actions=True,
-        evaluator="evaluate",
+        evaluator=args.evaluator,
     )
     card = report_card(df, seed=args.seed)
     if out is not None:
@@ -168,7 +168,9 @@ def _ladder_text(df: pd.DataFrame) -> str:
             f"  ({row.wins} won, {row.draws + row.capped} drawn or capped, {row.losses} lost of {row.n})"
         )
     stopped = df.attrs.get("stopped")
-    lines.append("reached the top" if stopped is None else f"stopped at level {stopped}: its interval contains 0.5")
+    lines.append(
+        "reached the top" if stopped is None else f"stopped at level {stopped}: not shown stronger than the level below"
+    )
     return "\n".join(lines)
 
 
@@ -291,6 +293,12 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=_non_negative, default=0, help="root seed of the games and the bootstrap (default 0)"
     )
     rep.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    rep.add_argument(
+        "--evaluator",
+        default="evaluate",
+        help="who values each position: evaluate (the game's heuristic, default) or an agent spec "
+        "(e.g. expert:iterations=200; two sides only)",
+    )
     rep.add_argument("--out", help="write the card to FILE.csv or FILE.parquet")
     rep.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option; repeat for several"

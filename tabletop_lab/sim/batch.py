@@ -30,6 +30,7 @@ __all__ = [
     "COLUMNS",
     "EVALUATORS",
     "Trace",
+    "evaluator_agent",
     "final_position",
     "kernel_for",
     "play_batch",
@@ -43,7 +44,8 @@ _MASK63 = (1 << 63) - 1
 #: What ``play_batch`` returns per game, as columns.
 COLUMNS = ("game_id", "seed", "seating", "first_player", "outcome", "winners", "scores",
            "reason", "n_turns", "n_moves", "n_actions", "duration_s", "final")  # fmt: skip
-#: The ``evaluator`` names ``simulate`` knows: how a position's value is found.
+#: The ``evaluator`` names ``simulate`` knows besides an agent spec: how a position's value is
+#: found. An agent spec (``"expert:iterations=200"``) values a position by that agent's search.
 EVALUATORS = ("evaluate",)
 
 
@@ -107,24 +109,58 @@ class Trace:
     """What ``play_out`` records of one game beside its row: the number of legal actions before
     each action and, with an evaluator, the value of each position (the state before each move,
     as Ludii evaluates a trial), per team: team 0's value alone in a game of two teams (the other
-    is its negation in a zero-sum game), else one value per team in ``game.teams()`` order. A
-    team's value is ``evaluate()`` of its first member."""
+    is its negation in a zero-sum game), else one value per team in ``game.teams()`` order.
 
-    __slots__ = ("n_legal", "values", "_members")
+    The evaluator is ``"evaluate"`` (a team's value is ``evaluate()`` of its first member) or an
+    agent with ``analyse`` (``evaluator_agent``), reset from the game's seed: its search's mean
+    return at the position, the visits-weighted mean of its actions' values for the player to
+    move, turned to team 0's side (two teams only)."""
 
-    def __init__(self, game: Game, count_legal: bool, evaluator: str | None):
+    __slots__ = ("n_legal", "values", "_members", "_agent", "_team_zero")
+
+    def __init__(self, game: Game, count_legal: bool, evaluator: str | None, agent: Agent | None = None):
         self.n_legal: list[int] | None = [] if count_legal else None
         self.values: list[float] | None = None if evaluator is None else []
         teams = game.teams()
         self._members = [teams[0][0]] if len(teams) == 2 else [team[0] for team in teams]
+        self._agent = agent
+        self._team_zero = frozenset(teams[0])
 
     def observe(self, state: State, position: bool) -> None:
         """Before an action: count the legal actions; at a position, keep its value."""
         if self.n_legal is not None:
             self.n_legal.append(len(state.legal_actions()))
         if position and self.values is not None:
-            value = state.evaluate()
-            self.values.extend(value[p] for p in self._members)
+            if self._agent is None:
+                value = state.evaluate()
+                self.values.extend(value[p] for p in self._members)
+            else:
+                self.values.append(self._searched_value(state))
+
+    def _searched_value(self, state: State) -> float:
+        rows = [row for row in self._agent.analyse(state) if row["visits"]]
+        mean = sum(row["value"] * row["visits"] for row in rows) / sum(row["visits"] for row in rows)
+        return mean if state.current_player() in self._team_zero else -mean
+
+
+def evaluator_agent(game: Game, evaluator: str | None) -> Agent | None:
+    """The agent an evaluator spec names (``None`` for no evaluator or ``"evaluate"``).
+
+    Raises ``ValueError`` for a spec that is neither a known name nor an agent that can analyse
+    this game, or a game of more than two teams (a search values the mover's side only)."""
+    if evaluator is None or evaluator in EVALUATORS:
+        return None
+    from ..agents import make_agent
+
+    try:
+        agent = make_agent(evaluator, game=game)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"evaluator must be None, {', '.join(EVALUATORS)} or an agent spec: {exc}"[:300]) from None
+    if not callable(getattr(agent, "analyse", None)):
+        raise ValueError(f"evaluator {excerpt(evaluator)}: agent {agent.label!r} has no search to value positions")
+    if len(game.teams()) != 2:
+        raise ValueError(f"an agent evaluator needs two sides; {game.name} here has {len(game.teams())} teams")
+    return agent
 
 
 def play_batch(batch: Batch) -> dict[str, Any]:
@@ -158,6 +194,7 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
     agents = copy.deepcopy(batch.agents)
     n_seats = len(agents)
     recorded = recorded_columns(batch.record_actions, batch.evaluator)
+    evaluating = evaluator_agent(game, batch.evaluator)
     columns: dict[str, list] = {name: [] for name in COLUMNS + recorded}
     for offset, (seed, seating) in enumerate(zip(batch.seeds.tolist(), batch.arrangements.tolist())):
         game_id, arrangement = batch.first_id + offset, tuple(seating)
@@ -166,7 +203,9 @@ def _python_batch(batch: Batch) -> dict[str, Any]:
         state = game.new_initial_state()
         first_player = state.current_player()
         reset_agents(seated, seed)
-        trace = Trace(game, batch.record_actions, batch.evaluator) if recorded else None
+        if evaluating is not None:  # a stream of its own, apart from every seat's
+            evaluating.reset((seed + (n_seats + 1) * _GOLDEN) & _MASK63)
+        trace = Trace(game, batch.record_actions, batch.evaluator, evaluating) if recorded else None
         try:
             n_turns, n_moves, n_actions = play_out(state, seated, batch.max_actions, game_id, seed, trace)
         except (AgentError, IllegalActionError) as exc:

@@ -1,6 +1,7 @@
 """Levels of play (after mrraow's ladders): random, then the game's simple player, then its
 expert at doubling budgets; each level plays the level below, and the ladder stops at the first
-level that is not significantly stronger than the one below it (its interval contains 0.5).
+level that is not significantly stronger than the one below it (its interval reaches down to 0.5:
+it contains 0.5, or the level is weaker).
 
 A game is played between two *sides*: every seat of a team plays the side's agent (in
 two-player games a team is one seat), and side A (the higher level) holds each team in turn, so
@@ -99,7 +100,7 @@ def ladder(
     progress: Progress = True,
 ) -> pd.DataFrame:
     """Climb ``ladder_levels(game, levels, budget)``: rung ``i`` plays rung ``i - 1`` for
-    ``n_games`` games; stop after the first rung whose interval contains 0.5. One row per rung
+    ``n_games`` games; stop after the first rung not shown stronger (``ci_low <= 0.5``). One row per rung
     played (``LADDER_COLUMNS``); ``df.attrs`` holds the game, options, rungs (with their
     budgets), games, seed and ``stopped`` (the level it stopped at, or None when it reached the top).
     Rung ``i``'s match is seeded from ``(seed, i)``."""
@@ -128,7 +129,7 @@ def ladder(
                 progress=lambda done, _, base=base: report(base + done),
             )
             rows.append({"level": level, "agent": labels[level], "opponent": labels[level - 1], **result})
-            if result["ci_low"] <= 0.5 <= result["ci_high"]:
+            if result["ci_low"] <= 0.5:  # equal within the interval, or weaker
                 stopped = level
                 break
     finally:

@@ -40,7 +40,17 @@ from ..errors import IllegalActionError, excerpt
 from ..kernels import compile_notice, playout_kernel
 from ..records import GameRecord
 from ..versions import package_version
-from .batch import EVALUATORS, AgentError, Batch, kernel_for, play_batch, play_out, recorded_columns, reset_agents
+from .batch import (
+    EVALUATORS,
+    AgentError,
+    Batch,
+    evaluator_agent,
+    kernel_for,
+    play_batch,
+    play_out,
+    recorded_columns,
+    reset_agents,
+)
 from .checks import Progress, check_progress, positive_int, progress_reporter, resolve_game, seed_value, unique_labels
 from .frame import build_frame
 
@@ -98,7 +108,10 @@ def simulate(
     it also gains ``values`` (float32 arrays): the game's heuristic ``evaluate()`` of each
     position, taken before each move (``n_moves`` of them), for team 0 of a two-team game
     (player 0 and its partners; +1 is a sure win for them), else one value per team in turn
-    (``batch.Trace``). Evaluating plays every game in Python. ``tabletop_lab.metrics`` and
+    (``batch.Trace``). With an agent spec instead (``evaluator="expert:iterations=200"``, two
+    sides only) a position's value is that agent's search's mean return there, for team 0,
+    seeded from the game's seed: slower, but a skilled player's view of who is winning.
+    Evaluating plays every game in Python. ``tabletop_lab.metrics`` and
     ``stats.report_card`` read these columns.
 
     Columns: ``game_id, game, options, seed, agent_0.., team_0.. (each seat's index in
@@ -134,8 +147,9 @@ def simulate(
         raise ValueError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
     if type(record_actions) is not bool:
         raise ValueError(f"record_actions must be True or False; got {record_actions!r}")
-    if evaluator is not None and evaluator not in EVALUATORS:
-        raise ValueError(f"evaluator must be None or one of {', '.join(EVALUATORS)}; got {excerpt(evaluator)}")
+    if evaluator is not None and not isinstance(evaluator, str):
+        raise ValueError(f"evaluator must be None, {', '.join(EVALUATORS)} or an agent spec; got {excerpt(evaluator)}")
+    evaluator_agent(game, evaluator)  # a bad spec fails before any game
     compiled = all(type(a) is RandomAgent for a in seated) and playout_kernel(game) is not None and evaluator is None
     size = _default_batch_size(n_games, compiled) if batch_size is None else positive_int(batch_size, "batch_size")
     cap = game.info.max_actions if max_actions is None else positive_int(max_actions, "max_actions")

@@ -82,6 +82,28 @@ def test_report_prints_the_card_and_writes_it(tmp_path, capsys, suffix):
     assert "lead_change" in printed and f"wrote {len(card)} metrics to {out}" in printed
 
 
+def test_report_values_positions_by_an_agent_when_asked(capsys):
+    from tabletop_lab.stats import report_card
+
+    argv = [
+        "report",
+        "cross_endodoi",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--evaluator",
+        "mcts:iterations=10",
+        "--no-progress",
+    ]
+    assert main(argv) == 0
+    df = simulate("cross_endodoi", ["random", "random"], 4, seed=1, progress=False, record_actions=True,
+                  evaluator="mcts:iterations=10")  # fmt: skip
+    drama = report_card(df, seed=1).set_index("metric").loc["drama", "value"]
+    assert f"drama {drama:.4g}".split() == next(line.split()[:2] for line in capsys.readouterr().out.splitlines()
+                                                 if line.split()[:1] == ["drama"])  # fmt: skip
+
+
 def test_simulate_defaults_to_random_players(capsys):
     assert main(["simulate", "cross_endodoi", "--games", "5", "--no-progress"]) == 0
     assert "random#1" in capsys.readouterr().out

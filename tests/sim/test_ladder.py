@@ -63,14 +63,20 @@ def test_the_ladder_plays_each_rung_against_the_one_below_and_stops_where_it_can
     rungs = df.attrs["rungs"]
     assert rungs[:2] == ["random", "greedy"] and len(rungs) == 4
     assert df["agent"].tolist() == rungs[1 : len(df) + 1] and df["opponent"].tolist() == rungs[: len(df)]
-    separated = (df["ci_low"] > 0.5) | (df["ci_high"] < 0.5)
-    assert separated.iloc[:-1].all()  # every rung but the last told its two levels apart
+    stronger = df["ci_low"] > 0.5
+    assert stronger.iloc[:-1].all()  # every rung but the last was shown stronger than the one below
     if df.attrs["stopped"] is None:
-        assert len(df) == len(rungs) - 1 and separated.iloc[-1]
+        assert len(df) == len(rungs) - 1 and stronger.iloc[-1]
     else:
-        assert df.attrs["stopped"] == len(df) and not separated.iloc[-1]
+        assert df.attrs["stopped"] == len(df) and not stronger.iloc[-1]
     again = ladder("sinoda", n_games=6, levels=2, budget=40, seed=1, progress=False)
     pd.testing.assert_frame_equal(df, again)  # seeded
+
+
+def test_a_rung_shown_weaker_than_the_one_below_stops_the_ladder_too():
+    df = ladder("sinomilia", n_games=12, levels=2, budget=2, seed=0, progress=False)  # one simulation a move
+    assert df["ci_low"].iloc[0] > 0.5 and df["ci_high"].iloc[1] < 0.5  # the heuristic beats the expert at 1
+    assert df.attrs["stopped"] == 2 and len(df) == 2
 
 
 def test_the_command_prints_the_ladder_and_saves_it_with_the_command(tmp_path, monkeypatch, capsys):

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
 from tabletop_lab import IllegalActionError, data, load_game, versions
-from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent
+from tabletop_lab.agents import Agent, GreedyAgent, RandomAgent, make_agent
 from tabletop_lab.games.cross_endodoi import LapLimitError
 from tabletop_lab.kernels import use_kernels
-from tabletop_lab.sim import play_game, replay_actions, simulate, storable
+from tabletop_lab.sim import batch, play_game, replay_actions, simulate, storable
 from tabletop_lab.sim.runner import _generate_state
 
 from .helpers import TURNS, AddUpGame
@@ -212,9 +212,33 @@ def test_an_evaluator_alone_records_values_only():
     assert df["values"].map(len).tolist() == df.n_moves.tolist()
 
 
-def test_an_unknown_evaluator_is_refused_naming_the_known_ones():
-    with pytest.raises(ValueError, match="evaluator must be None or one of evaluate; got 'mcts'"):
-        run(2, evaluator="mcts")
+def test_an_agent_evaluator_keeps_its_searched_value_for_side_0_reproducibly():
+    spec = "mcts:iterations=40"
+    df = run(3, evaluator=spec, record_actions=True)
+    game = load_game("cross_endodoi")
+    searcher = make_agent(spec, game=game)
+    for row in df.itertuples():
+        assert len(row.values) == row.n_moves and np.all(np.abs(row.values) <= 1)
+        states = replay_actions(game, row.actions)  # every action is a move in Cross-endodoi
+        searcher.reset((row.seed + 3 * batch._GOLDEN) & batch._MASK63)  # the stream after both seats'
+        for state, value in zip(states, row.values, strict=False):
+            rows = [r for r in searcher.analyse(state) if r["visits"]]
+            mean = sum(r["value"] * r["visits"] for r in rows) / sum(r["visits"] for r in rows)
+            assert value == pytest.approx(mean if state.current_player() == 0 else -mean, abs=1e-6)
+    assert df.attrs["evaluator"] == spec
+    same_rows(run(3, evaluator=spec, record_actions=True), df)  # seeded: the same values again
+
+
+def test_a_bad_evaluator_is_refused_naming_what_it_may_be():
+    with pytest.raises(
+        ValueError, match="evaluator must be None, evaluate or an agent spec: unknown agent 'nonsense'"
+    ) as caught:
+        run(2, evaluator="nonsense")
+    assert len(str(caught.value)) < 300
+    with pytest.raises(ValueError, match="agent 'random' has no search to value positions"):
+        run(2, evaluator="random")
+    with pytest.raises(ValueError, match="an agent evaluator needs two sides; sinoda here has 4 teams"):
+        simulate(load_game("sinoda", players=4), ["random"] * 4, 1, evaluator="mcts:iterations=5", progress=False)
 
 
 def test_record_actions_must_be_a_bool():
