@@ -179,11 +179,12 @@ def load_ladder(game: str, **options: Any) -> pd.DataFrame | None:
 
 def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
     """A saved ladder for reading, one row per level: the agent, the rung below it, the games,
-    the record (won–drawn–lost, capped games counted drawn), the rate and its 95% interval."""
+    the record (won–drawn–lost, capped games counted drawn), the rate and its 95% interval, the
+    numbers as text with three decimals."""
     table = df.set_index("level")[["agent", "opponent", "n"]].copy()
     drawn = df["draws"] + df["capped"]
     table["won–drawn–lost"] = [f"{w}–{d}–{lost}" for w, d, lost in zip(df["wins"], drawn, df["losses"])]
-    table["rate"] = df["rate"].round(3).to_numpy()
+    table["rate"] = [f"{rate:.3f}" for rate in df["rate"]]  # text, rounded as the interval is (0.6125: 0.613)
     table["interval"] = [f"[{low:.3f}, {high:.3f}]" for low, high in zip(df["ci_low"], df["ci_high"])]
     return table
 

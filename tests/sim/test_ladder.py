@@ -108,10 +108,14 @@ def test_a_ladder_file_is_named_by_the_options_that_differ_from_the_defaults():
 
 
 def test_the_ladder_table_reads_each_rung_with_its_record_and_interval():
-    df = pd.DataFrame([[1, "greedy", "random", 15, 1, 3, 1, 20, 0.8, 0.5838, 0.91932]], columns=LADDER_COLUMNS)
-    table = studies.ladder_table(df)
+    rows = [
+        [1, "greedy", "random", 15, 1, 3, 1, 20, 0.8, 0.5838, 0.91932],
+        [2, "b", "greedy", 24, 1, 15, 0, 40, 0.6125, 0.458, 0.747],
+    ]
+    table = studies.ladder_table(pd.DataFrame(rows, columns=LADDER_COLUMNS))
     assert list(table.columns) == ["agent", "opponent", "n", "won–drawn–lost", "rate", "interval"]
-    assert table.loc[1].tolist() == ["greedy", "random", 20, "15–2–3", 0.8, "[0.584, 0.919]"]
+    assert table.loc[1].tolist() == ["greedy", "random", 20, "15–2–3", "0.800", "[0.584, 0.919]"]
+    assert table.loc[2, "rate"] == "0.613"  # rounded as the interval's ends are, not half to even
 
 
 def test_the_command_refuses_bad_settings_in_one_line(capsys):
