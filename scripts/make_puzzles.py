@@ -9,6 +9,18 @@ latest first, and keeps those where the solver proves within ``--nodes`` positio
 one move reaches the best result (a win, or a draw where every other move loses). At most
 ``--per-game`` puzzles come from one game, a position only once. The same arguments give the
 same file.
+
+Sinomilia (hidden cards) has one-round puzzles instead:
+
+    nice .venv/bin/python scripts/make_puzzles.py sinomilia --count 60 --seed 1 --per-game 3
+
+Each round of the expert's games whose hands hold at most ``--max-hand`` cards is solved by
+CFR+ (``--cfr-iterations``, each player spending at most ``--budget`` chips on Actions), and
+every decision the game reached in it, the setting of the cards first, is a puzzle when one move
+beats every other by at least ``--min-margin`` chips (``RoundSolution.decision``), the solved
+strategy's exploitability is at most ``--tolerance`` chips, and the opponent's play so far has a
+probability of at least ``--min-reach`` under it (below, what the player should believe about
+the hidden card is the solver's noise).
 """
 
 from __future__ import annotations
@@ -29,6 +41,12 @@ from tabletop_lab.versions import package_version, rules_version
 
 #: The rules config puzzles are played under, where a game's default is too big for the solver.
 OPTIONS = {"sygo": {"size": 5}}
+#: Games of hidden cards, whose puzzles are one-round decisions valued by the round solver.
+HIDDEN = ("sinomilia",)
+_COMMON = ("count", "seed", "games", "iterations", "explore", "per_game")
+#: The settings each kind of puzzle file records (the others do not apply to it).
+SEARCH_SETTINGS = (*_COMMON, "window", "nodes", "margin")
+HIDDEN_SETTINGS = (*_COMMON, "max_hand", "budget", "cfr_iterations", "min_margin", "min_reach", "tolerance")
 
 
 def notation(state) -> str:
@@ -94,6 +112,79 @@ def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle
     )
 
 
+def round_puzzles(game, agent, seed: int, args, seen: set) -> list[Puzzle]:
+    """The one-round puzzles of one Sinomilia game of ``agent`` (see the module's docstring):
+    the set decisions first, then the later ones, each round in order; ``seen`` holds the
+    decisions already used (a round's cards and piles, and the player's view)."""
+    from tabletop_lab.games.sinomilia.solver import solve_round
+
+    positions = play(game, agent, seed, args.explore)
+    starts = [i for i, state in enumerate(positions) if state.to_dict()["set"] == [None, None]]
+    found = []
+    for first, end in zip(starts, [*starts[1:], len(positions)]):
+        start = positions[first].to_dict()
+        hands, chips, leader = start["hands"], start["chips"], start["start_player"]
+        if max(len(hand) for hand in hands) > args.max_hand:
+            continue
+        solved = solve_round(*hands, tuple(chips), tuple(args.budget), leader, args.cfr_iterations)
+        if solved.exploitability > args.tolerance:
+            print(f"  round {start['round']}: exploitability {solved.exploitability:.4f}, skipped", flush=True)
+            continue
+        before = len(positions[first].history_strings())
+        for ply in range(first, end):
+            state = positions[ply]
+            source = {"seed": seed, "ply": ply, "round": state.round, "hands": hands, "chips": chips}
+            source |= {"start_player": leader, "moves": state.history_strings()[before:]}
+            try:
+                decision = solved.decision(source["moves"])
+            except ValueError:  # past a budget, or play the solved opponent never makes
+                continue
+            key = (canonical(hands), canonical(chips), leader, decision.view)
+            puzzle = None if key in seen else round_puzzle(state, source, solved, decision, args)
+            if puzzle is not None:
+                found.append((key, puzzle))
+    found.sort(key=lambda pair: len(pair[1].source["moves"]) > 1)  # the two set decisions first (stable)
+    kept = found[: args.per_game]
+    seen.update(key for key, _ in kept)
+    return [puzzle for _, puzzle in kept]
+
+
+def round_puzzle(state, source: dict, solved, decision, args) -> Puzzle | None:
+    """The puzzle of one decision of a solved round, when one move is best by ``--min-margin``
+    chips and the opponent's play so far is likely enough (``--min-reach``), else ``None``."""
+    if len(decision.moves) < 2 or decision.reach < args.min_reach:
+        return None
+    assert decision.moves == state.legal_moves(), source  # the budget leaves every legal move here
+    values = {move: round(value, 3) for move, value in zip(decision.moves, decision.values)}
+    solution = max(values, key=values.__getitem__)
+    if values[solution] - max(v for move, v in values.items() if move != solution) < args.min_margin:
+        return None
+    return Puzzle(
+        game=state.game.name,
+        options=dict(state.game.options),
+        position=notation(state),
+        solution=solution,
+        line=(solution,),
+        refutations={move: (move,) for move in values if move != solution},
+        label="proven",
+        goal="best",
+        depth=decision.horizon,
+        source=source
+        | {
+            "budget": list(args.budget),
+            "spent": list(decision.spent),
+            "iterations": args.cfr_iterations,
+            "exploitability": round(solved.exploitability, 6),
+            "reach": round(decision.reach, 4),
+        },
+        values=values,
+    )
+
+
+def canonical(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -111,6 +202,13 @@ def main(argv: list[str]) -> int:
         default=None,
         help="accept search-verified puzzles: others searched this many plies deeper",
     )
+    hidden = parser.add_argument_group("sinomilia (one-round puzzles)")
+    hidden.add_argument("--max-hand", type=int, default=4, help="most cards in a hand of a solved round (default 4)")
+    hidden.add_argument("--budget", type=int, nargs=2, default=[2, 2], help="chips each player may spend (default 2 2)")
+    hidden.add_argument("--cfr-iterations", type=int, default=500, help="CFR+ iterations per round (default 500)")
+    hidden.add_argument("--min-margin", type=float, default=0.25, help="chips the solution must win by (default 0.25)")
+    hidden.add_argument("--min-reach", type=float, default=0.05, help="least probability of the opponent's play so far")
+    hidden.add_argument("--tolerance", type=float, default=0.005, help="most exploitability of a solved round, chips")
     args = parser.parse_args(argv)
     game = load_game(args.game, **OPTIONS.get(args.game, {}))
     agent = make_agent(f"expert:iterations={args.iterations}", game=game)
@@ -122,6 +220,10 @@ def main(argv: list[str]) -> int:
         if len(puzzles) >= args.count:
             break
         played += 1
+        if args.game in HIDDEN:
+            puzzles.extend(round_puzzles(game, agent, seed, args, seen)[: args.count - len(puzzles)])
+            print(f"game {seed}: {len(puzzles)} puzzles, {time.perf_counter() - started:.0f} s", flush=True)
+            continue
         positions = play(game, agent, seed, args.explore)
         found = 0
         solver = Solver(game)  # what it proves holds for every position of the game
@@ -141,12 +243,16 @@ def main(argv: list[str]) -> int:
             f"game {seed}: {len(positions)} moves, {len(puzzles)} puzzles, {time.perf_counter() - started:.0f} s",
             flush=True,
         )
-    puzzles.sort(key=lambda p: (p.depth, p.source["seed"], p.source["ply"]))
+    if args.game in HIDDEN:  # easiest (largest margin) first
+        puzzles.sort(key=lambda p: (-p.margin, p.source["seed"], p.source["ply"]))
+    else:
+        puzzles.sort(key=lambda p: (p.depth, p.source["seed"], p.source["ply"]))
+    used = HIDDEN_SETTINGS if args.game in HIDDEN else SEARCH_SETTINGS
     document = {
         "game": args.game,
         "format": FORMAT_VERSION,
         "command": "scripts/make_puzzles.py " + " ".join(argv),
-        "settings": {k: v for k, v in vars(args).items() if k != "game"} | {"games_played": played},
+        "settings": {k: v for k, v in vars(args).items() if k in used} | {"games_played": played},
         "versions": {"tabletop_lab": package_version(), "rules": rules_version(args.game)},
         "puzzles": [p.to_dict() for p in puzzles],
     }

@@ -127,6 +127,21 @@ class BoardAdapter:
         """The cells clicked, in order, to choose ``action`` in ``state``; ``()`` for a button."""
         raise NotImplementedError
 
+    def move_marks(self, state: State, actions: list[int]) -> tuple[tuple, frozenset]:
+        """The ``(selected, targets)`` that mark a whole move of ``actions`` from ``state`` on
+        the board as clicks mark it (a hint, a puzzle's solution): its first action's cells but
+        the last selected, that last cell and the last cell of each later action ringed; nothing
+        for a move of buttons only (a pass), which is said in words."""
+        state, marked = state.clone(), []
+        for action in actions:
+            cells = tuple(self.action_cells(state, action))
+            if cells:
+                marked.append(cells)
+            state.apply_action(action)
+        if not marked:
+            return (), frozenset()
+        return marked[0][:-1], frozenset(cells[-1] for cells in marked)
+
     def button_label(self, state: State, action: int) -> str:
         """The label of the button of an action without cells (default: its string)."""
         return state.action_to_string(action)

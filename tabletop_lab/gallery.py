@@ -18,8 +18,12 @@ import sys
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .serve import AppInfo, list_apps
+
+if TYPE_CHECKING:
+    from .analysis.puzzles import Puzzle
 
 __all__ = ["gallery_html", "inline_gallery_html", "thumbnail_png", "write_thumbnails"]
 
@@ -78,9 +82,11 @@ def inline_gallery_html(root: Path | str | None = None) -> str:
 
 
 def thumbnail_png(app: AppInfo) -> bytes:
-    """A play app's card shows a telling position of its game (its ``thumbnail``), a study app's
-    card the saved skill ladder of its game: what each app is about, at a glance."""
+    """A play app's card shows a telling position of its game (its ``thumbnail``), a puzzles
+    app's card the first puzzle of its game, a study app's card the saved skill ladder of its
+    game: what each app is about, at a glance."""
     from . import data, plots
+    from .analysis.puzzles import load_puzzles
     from .registry import load_game
     from .render import figure_png, state_png
 
@@ -91,8 +97,31 @@ def thumbnail_png(app: AppInfo) -> bytes:
         figure = Figure(figsize=(6, 4.5), layout="constrained")
         plots.plot_tournament(pd.read_parquet(data.data_path(app.game, "ladder.parquet")), ax=figure.add_subplot())
         return figure_png(figure)
+    if app.kind == "puzzles":
+        return _puzzle_png(load_puzzles(app.game)[0])
     state = data.load_position(app.game, app.thumbnail) if app.thumbnail else load_game(app.game).new_initial_state()
     return state_png(state)
+
+
+def _puzzle_png(puzzle: Puzzle) -> bytes:
+    """A puzzle's position as its board shows it, the task its title, the solution marked as a
+    hint is."""
+    from matplotlib.figure import Figure
+
+    from .board_adapter import load_adapter
+    from .render import figure_png
+
+    state = puzzle.state()
+    solved = state.clone()
+    solved.apply_move(puzzle.solution)
+    adapter = load_adapter(state.game)
+    figure = Figure(figsize=adapter.figsize)
+    ax = adapter.setup(figure)
+    selected, targets = adapter.move_marks(state, solved.history()[len(state.history()) :])
+    adapter.draw(state, selected=selected, targets=targets)
+    goal = "win" if puzzle.goal == "win" else "save the game"
+    ax.set_title(f"Puzzle: {adapter.player_name(state.current_player())} to move and {goal}", fontsize=11)
+    return figure_png(figure)
 
 
 def thumbnail_name(app: AppInfo) -> str:

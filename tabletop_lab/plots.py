@@ -154,10 +154,13 @@ def plot_ladder(table: pd.DataFrame, ax: Any = None) -> Any:
     return ax
 
 
-def plot_variant_differences(table: pd.DataFrame, ax: Any = None) -> Any:
+def plot_variant_differences(table: pd.DataFrame, ax: Any = None, *, by: str = "metric") -> Any:
     """Each metric's difference (variant B minus A) from ``stats.compare_variants``, a dot with
     its paired-bootstrap interval as whiskers, one row per metric, and a line at zero (no
-    difference). Plot metrics of one scale together (shares apart from counts of turns)."""
+    difference). Plot metrics of one scale together (shares apart from counts of turns).
+
+    ``by="variant"`` draws one metric of ``studies.option_effects`` instead: one row per
+    variant, each against its base."""
     ax = _axes(ax)
     y = np.arange(len(table))[::-1]
     difference = table["difference"].to_numpy(dtype=float)
@@ -173,10 +176,11 @@ def plot_variant_differences(table: pd.DataFrame, ax: Any = None) -> Any:
         capsize=4,
         label="95% paired bootstrap CI",
     )
-    ax.set_yticks(y, [str(m) for m in table["metric"]])
+    ax.set_yticks(y, [str(m) for m in table[by]])
     ax.set_ylim(-0.8, len(table) - 0.2)
     ax.set_xlabel("difference, B − A")
-    ax.set_title(f"Variant B − variant A (n = {_n_text(table['n'])} paired games)", fontsize="medium")
+    what = "Variant B − variant A" if by == "metric" else f"{table['metric'].iat[0]}: each variant − its base"
+    ax.set_title(f"{what} (n = {_n_text(table['n'])} paired games)", fontsize="medium")
     return ax
 
 

@@ -70,6 +70,8 @@ MAX_KERNELS = 8
 
 #: Kernels kept started and waiting for a visitor, per app (0: start one when the app opens).
 PREHEAT = 1
+#: The kinds of app whose kernels wait preheated from the start; the others' once first opened.
+PREHEATED_KINDS = ("play", "puzzles")
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ class AppInfo:
     title: str
     description: str
     game: str
-    kind: str = "play"  # "play": the card shows a board; "study": a chart of saved results
+    kind: str = "play"  # "play": the card shows a board; "puzzles": a puzzle of game; "study": a chart of saved results
     thumbnail: str | None = None  # a curated position of ``game`` (data/<game>/positions.json) for the card
 
 
@@ -175,7 +177,7 @@ def voila_command(
     host = _check_host(host)
     names = [_check_name(name) for name in allow_hosts]
     base_url = _check_base_url(base_url)
-    cold = [app.notebook for app in list_apps(root) if app.kind != "play"]  # warmed once someone opens one
+    cold = [app.notebook for app in list_apps(root) if app.kind not in PREHEATED_KINDS]  # warmed once opened
     return [
         sys.executable,
         "-m",

@@ -18,6 +18,8 @@ Hidden information (games whose ``info.information`` is ``"imperfect"``):
 * When the seat that should look (the human to move, or a human when the viewer's seat is an
   agent's) is not the viewer, the screen is curtained until that player presses Ready, and
   nothing but Ready works.
+* A session made with a ``viewer`` keeps that seat at the screen for good: its view is shown
+  whoever is to move, and nobody is handed the screen (a puzzle seen from the side to move).
 * Takebacks stop at the last reveal (``State.reveals``): what was shown cannot be unseen.
 * The position text is the full position when the viewer sees all of it, else the viewer's
   observation; ``load`` accepts either, dealing an observation's hidden cards afresh from a
@@ -30,6 +32,9 @@ nor does a hint, an evaluation or a review in a thread.
 
 Hints, the evaluation and the review (``session_analysis.SessionAnalysis``, which this class
 mixes in) run the same way, in a thread under a loop.
+
+An exercise around the board (``widgets.PuzzleBoard``) may ``lock`` the screen's moves, saying
+why, while the line on screen is only for looking at.
 """
 
 from __future__ import annotations
@@ -93,7 +98,8 @@ class PlaySession(SessionAnalysis):
     """One game at one screen; ``seats``: per seat ``"human"`` or an agent spec or Agent; seat i's
     agent is seeded with ``seed + i``. ``names`` names the seats (default: the game's names),
     ``result_words`` words a finished game's result for the status line, ``doing`` what the
-    player to move must do when it is more than a move (default: nothing said)."""
+    player to move must do when it is more than a move (default: nothing said). ``viewer``: with
+    hidden information, the seat at the screen for good (see the module's docstring)."""
 
     THINK_DELAY_SECONDS = 0.2  # before an agent starts searching, so the last move shows at once
 
@@ -108,7 +114,10 @@ class PlaySession(SessionAnalysis):
         names: Callable[[int], str] | None = None,
         result_words: Callable[[State], str] | None = None,
         doing: Callable[[State], str] | None = None,
+        viewer: int | None = None,
     ):
+        if viewer is not None and (type(viewer) is not int or not 0 <= viewer < game.num_players):
+            raise ValueError(f"{game.name}: viewer must be a seat 0..{game.num_players - 1}, got {viewer!r}")
         self.game = game
         self.seed = seed
         self.loop = loop
@@ -124,6 +133,7 @@ class PlaySession(SessionAnalysis):
         self._dirty = False
         self._epoch = 0
         self._busy = False
+        self._locked = ""  # why the screen may not play now (``lock``); "" when it may
         self._paused = False  # agents wait: Agent move plays one move, resume() lets them go on
         self._hinting = False  # a hint is being searched
         self._evaluation_seat: int | None = None  # whose win chance the evaluation shows (None: off)
@@ -138,6 +148,9 @@ class PlaySession(SessionAnalysis):
         self.specs = specs
         humans = self.humans()
         self._screen: int | None = humans[0] if len(humans) == 1 else 0 if not humans else None
+        self._fixed_viewer = viewer
+        if viewer is not None:
+            self._screen = viewer
         self._reset(start.clone() if start is not None else game.new_initial_state())
 
     # --- what the screen shows -----------------------------------------------------------
@@ -202,7 +215,7 @@ class PlaySession(SessionAnalysis):
     @property
     def handing_over(self) -> int | None:
         """The seat the screen must be handed to before anything shows, if any."""
-        if self.perfect or self._showing_all:
+        if self.perfect or self._showing_all or self._fixed_viewer is not None:
             return None
         wanted = self._wanted_screen()
         return None if wanted == self._screen else wanted
@@ -257,8 +270,9 @@ class PlaySession(SessionAnalysis):
         return len(self._state.history()) >= self.game.info.max_actions
 
     def playable(self) -> bool:
-        """Whether the screen may play a move now (a human to move, the screen theirs, no agent busy)."""
-        return not self._busy and self.human_to_move() and self.handing_over is None
+        """Whether the screen may play a move now (a human to move, the screen theirs, no agent
+        busy, not ``lock``-ed)."""
+        return not self._locked and not self._busy and self.human_to_move() and self.handing_over is None
 
     def legal_actions(self) -> list[int]:
         """The actions the screen may play now (none unless ``playable``)."""
@@ -412,6 +426,8 @@ class PlaySession(SessionAnalysis):
     def check_can_play(self) -> None:
         """Raise ``ValueError`` saying why the screen cannot play now, if it cannot."""
         state = self._state
+        if self._locked:
+            raise ValueError(self._locked)
         if self._busy:
             raise ValueError(f"wait: {self.who(state.current_player())} is thinking")
         if state.is_terminal():
@@ -446,6 +462,12 @@ class PlaySession(SessionAnalysis):
                 except ActionError:
                     raise move_error from None
         return self._single_action(move)
+
+    def lock(self, reason: str = "") -> None:
+        """Refuse the screen's moves, saying ``reason`` (an answered puzzle, whose line is for
+        looking at), or take them again with ``""``; walking along the line still works."""
+        with self._change():
+            self._locked = reason
 
     def ready(self) -> None:
         """The player the screen was handed to is at the screen: show the game from their seat."""
@@ -784,7 +806,7 @@ class PlaySession(SessionAnalysis):
         self._agents = [self._make_agent(i, spec) for i, spec in enumerate(specs)]
         self.specs = specs
         if self._screen is not None and self._screen >= game.num_players:
-            self._screen = None
+            self._screen = self._fixed_viewer = None
 
     def _reset(self, start: State) -> None:
         self._line = [start.clone()]

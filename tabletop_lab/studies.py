@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from .core import Game
 
 __all__ = [
+    "OPTION_SEED",
+    "OPTION_STUDIES",
+    "OptionStudy",
     "PLAYERS",
     "QUICK_GAMES",
     "REPORT_SETUPS",
@@ -40,6 +43,9 @@ __all__ = [
     "ladder_path",
     "ladder_table",
     "load_ladder",
+    "load_option_games",
+    "option_effects",
+    "paired_base",
     "load_report",
     "report_games",
     "side_by_side",
@@ -187,6 +193,138 @@ def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
     table["rate"] = [f"{rate:.3f}" for rate in df["rate"]]  # text, rounded as the interval is (0.6125: 0.613)
     table["interval"] = [f"[{low:.3f}, {high:.3f}]" for low, high in zip(df["ci_low"], df["ci_high"])]
     return table
+
+
+#: The seed of every option study: each variant plays the base setup's seeds.
+OPTION_SEED = 2027
+
+
+@dataclass(frozen=True)
+class OptionStudy:
+    """A game's rule options under skilled play: the expert's self-play (at ``expert``, the
+    report card's reduced budget) on the ``base`` setup and on each variant, ``n_games`` each on
+    the same seeds, so that a variant seating as many players as the base pairs with it game by
+    game (``stats.compare_variants``). ``variants`` maps a label to its options (over the
+    base's); ``unmeasured`` says why an option has no variant."""
+
+    base: dict[str, Any]
+    expert: str
+    n_games: int
+    variants: dict[str, dict[str, Any]]
+    unmeasured: dict[str, str] = field(default_factory=dict)
+
+    def setups(self) -> dict[str, dict[str, Any]]:
+        """Every setup's options by label, the base ("standard") first."""
+        return {"standard": dict(self.base), **{k: {**self.base, **v} for k, v in self.variants.items()}}
+
+
+_CAP = "a safety cap on endless games, not a rule to play by (completion shows whether it bites)"
+
+#: Each game's option study: every option at each other listed value, a numeric one at a few.
+OPTION_STUDIES: dict[str, OptionStudy] = {
+    "cross_endodoi": OptionStudy(
+        {}, "expert:iterations=10000", 100,
+        {"seeds_per_hole=6": {"seeds_per_hole": 6}, "skip_origin": {"skip_origin": True},
+         "first_player=1": {"first_player": 1}},
+    ),
+    "sinomilia": OptionStudy({}, "expert:iterations=200", 100, {"first_player=1": {"first_player": 1}},
+                             {"round_cap": _CAP}),
+    "capitals": OptionStudy(
+        {}, "expert:iterations=500", 100,
+        {**{f"{name}={value}": {name: value} for name, value in (
+            ("eliminated_slot", "skip"), ("dismantle_top", "keep"), ("capture_removal", "immediate"),
+            ("chain_end_on_start", True), ("ram_attack_after", "friendly"), ("ram_jump", "none"),
+            ("synergy_adjacency", 4), ("transfers_per_turn", 0), ("transfers_per_turn", 2),
+            ("pass_turn_cost", "removed"), ("pass_turn_chain", True), ("capital_entry", "final_square"),
+            ("elimination_is_attack", False), ("sacrifice_from_ram", True), ("prisoner_placement", "fixed"),
+            ("altar_scoring", "winner_only"))}},
+        {"max_cycles": _CAP},
+    ),
+    "sygo": OptionStudy(
+        {"size": 9}, "expert:iterations=1000", 60,
+        {"balancing=False": {"balancing": False}, "size=7": {"size": 7}, "size=13": {"size": 13}},
+        {"growth": 'growth="all" is searched by the Python engine: one skilled 9×9 game took 541 s '
+                   "(expert:iterations=1000), so it is measured under random play only"},
+    ),
+    "sinoda": OptionStudy(
+        {}, "expert:iterations=1000", 40,
+        {"first_player=1": {"first_player": 1}, "players=3": {"players": 3}, "players=4": {"players": 4},
+         "players=4, four_player_start=side": {"players": 4, "four_player_start": "side"},
+         "players=4, teams=pairs": {"players": 4, "teams": "pairs"}, "players=6": {"players": 6},
+         "players=6, teams=pairs": {"players": 6, "teams": "pairs"},
+         "players=6, teams=triples": {"players": 6, "teams": "triples"}},
+        {"board": "a board is a design of its own (any cells and adjacency), not one alternative to measure"},
+    ),
+}  # fmt: skip
+
+
+def load_option_games(
+    game: str, *, quick: bool = False, rerun: bool = False, progress: Any = False
+) -> dict[str, pd.DataFrame]:
+    """The option study of ``game`` (``OPTION_STUDIES``): each setup's recorded expert games by
+    label, the base ("standard") first. Each setup is loaded from
+    ``data/<game>/options_expert/<label>.parquet`` when saved under today's key, else simulated
+    (and saved, so an interrupted study keeps its finished setups). With ``quick`` a tiny sample
+    (``QUICK_GAMES["expert"]`` games at ``QUICK_EXPERT``) is simulated and never saved."""
+    if game not in OPTION_STUDIES:
+        raise ValueError(f"no option study for {game!r}; known: {', '.join(OPTION_STUDIES)}"[:300])
+    plan = OPTION_STUDIES[game]
+    spec = QUICK_EXPERT if quick else plan.expert
+    n_games = QUICK_GAMES["expert"] if quick else plan.n_games
+    frames = {}
+    for label, options in plan.setups().items():
+        study = {"options": options, "agent": spec, "n_games": n_games, "seed": OPTION_SEED,
+                 "record_actions": True, "evaluator": "evaluate"}  # fmt: skip
+        path = data_path(game, "options_expert", re.sub(r"[^\w=.-]+", "_", label) + ".parquet")
+        frames[label] = load_or_run(
+            path,
+            lambda options=options: report_games(game, options, spec, n_games, OPTION_SEED, progress=progress),
+            study=study,
+            rerun=rerun or quick,
+            save=not quick,
+        )
+    return frames
+
+
+def paired_base(game: str, label: str) -> str | None:
+    """The setup of ``game``'s option study that variant ``label`` is compared with: of the
+    setups before it seating as many players, the one whose options differ in fewest names
+    (the standard setup first); ``None`` when none seats as many (its card stands alone)."""
+    setups = OPTION_STUDIES[game].setups()
+    if label not in setups:
+        raise ValueError(f"{game}'s option study has no setup {label!r}; choose from {', '.join(setups)}"[:300])
+    labels = list(setups)
+    rules = {name: load_game(game, **options) for name, options in setups.items()}
+    players = rules[label].num_players
+    earlier = [name for name in labels[: labels.index(label)] if rules[name].num_players == players]
+    if not earlier:
+        return None
+    options = rules[label].options
+    return min(earlier, key=lambda name: sum(options[k] != v for k, v in rules[name].options.items()))
+
+
+def option_effects(
+    game: str, frames: dict[str, pd.DataFrame], metrics: list[str], seed: int = 0, resamples: int = 2000
+) -> pd.DataFrame:
+    """What each variant of ``game``'s option study (``frames``, from ``load_option_games``) does
+    to ``metrics`` against its ``paired_base``: one row per variant and metric, with the paired
+    bootstrap of ``stats.compare_variants`` (columns ``variant, base`` then its columns). A
+    variant without a base (another number of players) has no rows."""
+    import pandas as pd
+
+    from .stats import compare_variants
+
+    rows = []
+    for label in list(frames)[1:]:
+        base = paired_base(game, label)
+        if base is None:
+            continue
+        table = compare_variants(frames[base], frames[label], seed, metrics=metrics, resamples=resamples)
+        rows.append(table.assign(variant=label, base=base))
+    if not rows:
+        return pd.DataFrame(columns=["variant", "base", "metric"])
+    table = pd.concat(rows, ignore_index=True)
+    return table[["variant", "base", *[c for c in table.columns if c not in ("variant", "base")]]]
 
 
 def side_by_side(cards: dict[str, pd.DataFrame]) -> pd.DataFrame:

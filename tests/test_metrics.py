@@ -5,6 +5,7 @@ recording is the same through the kernels and the engine."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -236,4 +237,75 @@ def test_the_state_space_bounds_count_what_they_say():
     seeds = load_game("cross_endodoi").total_seeds  # in 12 holes and 2 stores, either player to move
     assert load_game("cross_endodoi").state_space_log10() == pytest.approx(math.log10(2 * math.comb(seeds + 13, 13)))
     assert load_game("sygo", size=3).state_space_log10() == pytest.approx(math.log10(3**9 * 2 * 2 * 3))
-    assert load_game("sinoda").state_space_log10() is None
+
+
+def sinoda_index(game, position: dict) -> int:
+    """A number below Sinoda's bound, distinct for distinct positions, made from exactly the
+    fields and ranges ``SinodaGame.state_space_log10`` counts."""
+    players, cells = game.num_players, game.board.names
+    on = {cell: 1 + player * 4 + value - 1 for cell, player, value in position["pieces"]}
+    index = 0
+    for cell in cells:
+        index = index * (1 + 4 * players) + on.get(cell, 0)
+    for capturer, captured in enumerate(position["captured"]):
+        for owner in (o for o in range(players) if o != capturer):
+            for value in range(1, 5):
+                count = captured.count([owner, value])
+                assert count <= 6
+                index = index * 7 + count
+    return index * players + position["to_move"]
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4, "teams": "pairs"}])
+def test_every_sinoda_position_met_fits_its_bound_distinctly(options):
+    game = load_game("sinoda", **options)
+    df = simulate(game, ["random"] * game.num_players, 4, seed=3, progress=False, record_actions=True)
+    seen: dict[int, str] = {}
+    for actions in df["actions"]:
+        for state in replay_actions(game, actions):
+            if state.is_terminal():
+                continue
+            index = sinoda_index(game, json.loads(state.to_json()))
+            assert (
+                0 <= index < 10 ** game.state_space_log10()
+                and seen.setdefault(index, state.to_json()) == state.to_json()
+            )
+    assert len(seen) > 100
+
+
+def sinomilia_index(position: dict) -> int:
+    """A number below Sinomilia's bound, distinct for distinct positions (the round aside), made
+    from exactly the fields and ranges ``SinomiliaGame.state_space_log10`` counts."""
+    cards = 0
+    for player in (0, 1):
+        discards, card = position["discards"][player], position["set"][player]
+        assert 9 not in discards and set(position["hands"][player]) == set(range(10)) - set(discards) - {card}
+        cards = cards * 2**9 * 11 + sum(1 << c for c in discards) * 11 + (0 if card is None else card + 1)
+    chips = CHIP_SPLITS.index((position["chips"][0], *position["table"]))
+    flags = [["set", "play", "over"].index(position["phase"]),
+             [0, 1, None].index(position["to_move"]), position["start_player"],
+             position["changed"][0] * 2 + position["changed"][1], [None, 0, 1].index(position["last_action"]),
+             ["none", "pass", "sun", "moon", "change"].index(position["last_turn"]),
+             [None, 0, 1].index(position["last_round_winner"]), int(position["cap_reached"])]  # fmt: skip
+    index = cards * len(CHIP_SPLITS) + chips
+    for value, radix in zip(flags, (3, 3, 2, 4, 3, 5, 3, 2)):
+        index = index * radix + value
+    return index
+
+
+#: Sinomilia's chips as (pile 0, sun, moon) on the table: pile 1 holds the rest of the 30.
+CHIP_SPLITS = [(p, s, m) for s in range(10) for m in range(10 - s) for p in range(31 - s - m)]
+
+
+def test_every_sinomilia_position_met_fits_its_bound_distinctly():
+    game = load_game("sinomilia")
+    assert len(CHIP_SPLITS) == 1375
+    df = simulate(game, ["random", "random"], 30, seed=2, progress=False, record_actions=True)
+    seen: dict[int, str] = {}
+    for actions in df["actions"]:
+        for state in replay_actions(game, actions):
+            position = json.loads(state.to_json())
+            key = json.dumps({k: v for k, v in position.items() if k != "round"}, sort_keys=True)
+            index = sinomilia_index(position)
+            assert 0 <= index < 10 ** game.state_space_log10() and seen.setdefault(index, key) == key
+    assert len(seen) > 1000

@@ -49,6 +49,7 @@ def test_notebooks_exist():
         "sygo/explore.ipynb",
         "sygo/statistics.ipynb",
         "apps/play_sygo.ipynb",
+        "apps/puzzles.ipynb",
     ):
         assert expected in names
 

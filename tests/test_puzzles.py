@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from tabletop_lab.analysis import puzzles as puzzles_module
 from tabletop_lab.analysis.puzzles import (
     FORMAT_VERSION,
     Puzzle,
@@ -135,6 +136,7 @@ def test_a_malformed_file_is_refused_clearly(tmp_path, change, message):
     assert len(str(caught.value)) < 300
 
 
-def test_a_game_without_puzzles_says_so():
+def test_a_game_without_puzzles_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(puzzles_module, "data_path", lambda game, name: tmp_path / game / name)
     with pytest.raises(DataError, match="no puzzles for 'sinomilia'"):
         load_puzzles("sinomilia")

@@ -330,6 +330,29 @@ def test_perfect_information_has_no_cards_to_show():
     assert "show_all" not in session.view().enabled
 
 
+def test_a_fixed_viewer_keeps_the_screen_whoever_is_to_move():
+    session = PlaySession(load_game("test_secret_pick"), ["human", "human"], viewer=1)
+    assert session.viewer == 1 and session.handing_over is None and session.view().curtain is None
+    session.play_actions(session.actions_of("pick teal"))
+    assert session.viewer == 1 and session.handing_over is None
+    assert session.view().moves == ("1. Picker: pick ?",) and session.you_text() == "You are Guesser"
+    with pytest.raises(ValueError, match="viewer must be a seat 0..1, got 2"):
+        PlaySession(load_game("test_secret_pick"), viewer=2)
+
+
+def test_a_locked_screen_plays_nothing_and_says_why_but_walks_the_line():
+    session = PlaySession(load_game("cross_endodoi"))
+    session.play_actions(session.actions_of("2"))
+    session.lock("answered: press Try again")
+    assert not session.playable() and session.legal_actions() == []
+    with pytest.raises(ValueError, match="^answered: press Try again$"):
+        session.check_can_play()
+    session.jump(0)
+    assert session.pos == 0 and not session.playable()
+    session.lock("")
+    assert session.playable() and session.legal_actions()
+
+
 # --- 6. the oracle for Load, and for the secret pick -------------------------------------------
 
 

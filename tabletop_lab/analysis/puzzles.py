@@ -1,4 +1,5 @@
-"""Puzzles: positions from real games where exactly one move wins (or saves) the game.
+"""Puzzles: positions from real games where exactly one move wins (or saves) the game, or,
+in a hidden-card game, where one move is clearly best in expected chips.
 
 A puzzle is a position of a perfect-information game of two sides, the move that solves it and
 the lines that show why: the solution's winning line, and for every other move the line that
@@ -8,6 +9,23 @@ where every other move loses), all others worse. ``depth`` grades it: the plies 
 the solution included) within which the proof forces the result, the solution's for a win and
 the longest refutation's for a save (how far one must look to see the other moves fail).
 
+Hidden cards (Sinomilia). A puzzle of goal ``"best"`` is a decision of one round: the position
+is a full one (the opponent's set card included, so that ``state()`` loads it), but the puzzle
+is the player to move's information set: a viewer shows only that player's observation, and
+the answer must not depend on the hidden card. ``values`` maps every legal move to its expected
+chip gain in the round for the player to move, by the one-round solver
+(``tabletop_lab.games.sinomilia.solver``): the move, then that player's best reply to the
+opponent's solved strategy, the opponent's hidden cards weighed by how likely that strategy
+makes them given what the player has seen (``RoundSolution.decision``). ``label`` ``"proven"``
+there means exactly this: the values are exact sums over the whole tree of the round as the
+solver restricts it (each player spends at most ``source["budget"]`` chips on Actions), against
+a CFR+ strategy whose exploitability (``source["exploitability"]`` chips, measured exactly) is
+far below the margin, and the solution beats every other move by ``margin`` chips. It is not a
+proof that every equilibrium, or play beyond the round or the budget, ranks the moves the same
+way. ``line`` is the solution alone and each refutation the move alone: what follows depends on
+the hidden card. Such puzzles are graded by ``margin`` (``MARGIN_DIFFICULTIES``: a small margin
+is hard to see), and ``depth`` is the most turns the round can still last (the solver's horizon).
+
 ``data/<game>/puzzles.json`` holds each game's puzzles (``scripts/make_puzzles.py`` writes them,
 recording its command, budgets and version); ``load_puzzles(game)`` reads them back and
 ``check_answer(puzzle, move)`` grades an answer.
@@ -15,11 +33,15 @@ recording its command, budgets and version); ``load_puzzles(game)`` reads them b
 >>> puzzle = load_puzzles("cross_endodoi")[0]
 >>> check_answer(puzzle, puzzle.solution).right
 True
+>>> hidden = load_puzzles("sinomilia")[0]
+>>> check_answer(hidden, hidden.solution).value == max(hidden.values.values())
+True
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +58,7 @@ __all__ = [
     "LABELS",
     "GOALS",
     "DIFFICULTIES",
+    "MARGIN_DIFFICULTIES",
     "FORMAT_VERSION",
     "load_puzzles",
     "read_puzzles",
@@ -50,15 +73,21 @@ __all__ = [
 FORMAT_VERSION = 1
 #: How a puzzle was checked: every move's result proven, or a decisive margin at a stated budget.
 LABELS = ("proven", "search-verified")
-#: What the solution achieves: a forced win, or a draw where every other move loses.
-GOALS = ("win", "save")
+#: What the solution achieves: a forced win, a draw where every other move loses, or (hidden
+#: cards) the best expected chips by a margin.
+GOALS = ("win", "save", "best")
 #: Difficulty by ``depth`` (plies): the most plies of each grade, the last open-ended.
 DIFFICULTIES = (("easy", 1), ("medium", 3), ("hard", 5), ("expert", None))
+#: Difficulty of a ``"best"`` puzzle by its margin in chips: the least margin of each grade.
+MARGIN_DIFFICULTIES = (("easy", 2.0), ("medium", 1.0), ("hard", 0.5), ("expert", 0.0))
 _FIELDS = ("game", "options", "position", "solution", "line", "refutations", "label", "goal", "depth", "source")
 
 
-def difficulty(depth: int) -> str:
-    """The grade of a puzzle whose proof needs ``depth`` plies (``DIFFICULTIES``)."""
+def difficulty(depth: int | None = None, margin: float | None = None) -> str:
+    """The grade of a puzzle whose proof needs ``depth`` plies (``DIFFICULTIES``), or whose
+    solution is best by ``margin`` chips (``MARGIN_DIFFICULTIES``)."""
+    if margin is not None:
+        return next(name for name, least in MARGIN_DIFFICULTIES if margin >= least)
     for name, most in DIFFICULTIES:
         if most is None or depth <= most:
             return name
@@ -74,6 +103,10 @@ class Puzzle:
     ``solution`` is a whole-move string, ``line`` the winning line as whole-move strings (the
     solution first), ``refutations`` maps each other legal move to the line that refutes it (that
     move first). ``source`` says where the position came from (the seed of the game, its ply).
+    ``values`` (required for goal ``"best"``, absent otherwise in the shipped files) maps every
+    legal move to its expected chips for the player to move. A viewer shows the position as the player to move sees it
+    (``state().observation(state().current_player())``): in a hidden-card game the position
+    holds the opponent's hidden card.
     """
 
     game: str
@@ -86,18 +119,26 @@ class Puzzle:
     goal: str
     depth: int
     source: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, float] | None = None
+
+    @property
+    def margin(self) -> float | None:
+        """How many chips the solution's value exceeds the best other move's (``None`` without values)."""
+        if self.values is None:
+            return None
+        return round(self.values[self.solution] - max(v for m, v in self.values.items() if m != self.solution), 9)
 
     @property
     def difficulty(self) -> str:
-        return difficulty(self.depth)
+        return difficulty(self.depth, self.margin)
 
     def state(self) -> State:
         """The puzzle's position, a fresh state."""
         return load_game(self.game, **self.options).load_position(self.position)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object ``puzzles.json`` stores (``from_dict`` reads it back)."""
-        return {
+        """The JSON object ``puzzles.json`` stores (``from_dict`` reads it back); ``values`` only when set."""
+        data = {
             "game": self.game,
             "options": dict(self.options),
             "position": self.position,
@@ -109,6 +150,9 @@ class Puzzle:
             "depth": self.depth,
             "source": dict(self.source),
         }
+        if self.values is not None:
+            data["values"] = dict(self.values)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "puzzle") -> Puzzle:
@@ -142,6 +186,7 @@ class Puzzle:
             depth,
         )
         _expect(isinstance(data["source"], dict), where, "source", "an object", data["source"])
+        values = _values(data, where)
         return cls(
             game=data["game"],
             options=dict(data["options"]),
@@ -153,7 +198,27 @@ class Puzzle:
             goal=data["goal"],
             depth=depth,
             source=dict(data["source"]),
+            values=values,
         )
+
+
+def _values(data: dict, where: str) -> dict[str, float] | None:
+    """The optional ``values``: required for goal "best", a number for the solution and for
+    each refutation, the solution's strictly the largest."""
+    values = data.get("values")
+    if values is None:
+        _expect(data["goal"] != "best", where, "values", "given for goal best", values)
+        return None
+    numbers = isinstance(values, dict) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values.values()
+    )
+    _expect(numbers, where, "values", "an object of move -> number", values)
+    moves = {data["solution"], *data["refutations"]}
+    _expect(set(values) == moves, where, "values", "one number per move (the solution and each refutation)", values)
+    others = [v for move, v in values.items() if move != data["solution"]]
+    best = values[data["solution"]]
+    _expect(all(best > v for v in others), where, "values", "largest for the solution", values)
+    return {move: float(v) for move, v in values.items()}
 
 
 def _is_line(value: Any) -> bool:
@@ -203,15 +268,23 @@ def load_puzzles(game: str) -> list[Puzzle]:
 @dataclass(frozen=True)
 class Verdict:
     """The grade of an answer: ``right``, the ``move`` given, and ``line``: the winning line when
-    right, the refutation (that move first) when wrong."""
+    right, the refutation (that move first) when wrong; ``values``, the puzzle's value of every
+    move (``None`` when it has none), and ``value``, the given move's (``line`` starts with it,
+    as the puzzle writes it)."""
 
     right: bool
     move: str
     line: tuple[str, ...]
+    values: dict[str, float] | None = None
+
+    @property
+    def value(self) -> float | None:
+        return None if self.values is None else self.values.get(self.line[0])
 
 
 def check_answer(puzzle: Puzzle, move: str) -> Verdict:
-    """Grade ``move`` (a whole-move string) as the answer to ``puzzle``.
+    """Grade ``move`` (a whole-move string) as the answer to ``puzzle``; the verdict carries the
+    puzzle's ``values`` (every move's expected chips, for goal ``"best"``).
 
     Raises ``ValueError`` (the engine's, naming what is wrong) for a move that is not legal there.
     """
@@ -221,14 +294,15 @@ def check_answer(puzzle: Puzzle, move: str) -> Verdict:
     text = played.move_history()[-1] if played.move_history() else move
     solved = state.clone()
     solved.apply_move(puzzle.solution)
+    values = None if puzzle.values is None else dict(puzzle.values)
     if played.key() == solved.key():
-        return Verdict(True, move, puzzle.line)
+        return Verdict(True, move, puzzle.line, values)
     for wrong, line in puzzle.refutations.items():
         other = state.clone()
         other.apply_move(wrong)
         if other.key() == played.key():
-            return Verdict(False, move, line)
-    return Verdict(False, move, (text,))
+            return Verdict(False, move, line, values)
+    return Verdict(False, move, (text,), values)
 
 
 # ----------------------------------------------------------------------------- proving puzzles

@@ -1,4 +1,4 @@
-"""Jupyter widgets: a playable ``Board``, a ``ReplayViewer``, ``animate_move``, a ``SimulationPanel``
+"""Jupyter widgets: a playable ``Board``, a ``PuzzleBoard``, a ``ReplayViewer``, ``animate_move``, a ``SimulationPanel``
 and a ``VariantLab``.
 
 They need ipywidgets and ipympl (the ``widgets`` extra); ``import tabletop_lab`` does not import
@@ -10,6 +10,7 @@ from ..board_adapter import BoardAdapter, load_adapter
 from .animation import animate_move
 from .board import Board
 from .links import page_query
+from .puzzles import PuzzleBoard
 from .replay import ReplayViewer
 from .simulation import SimulationPanel
 from .variants import VariantLab
@@ -17,6 +18,7 @@ from .variants import VariantLab
 __all__ = [
     "Board",
     "BoardAdapter",
+    "PuzzleBoard",
     "ReplayViewer",
     "SimulationPanel",
     "VariantLab",

@@ -65,7 +65,11 @@ class Board(widgets.VBox):
     ``game``: a name or a Game (by default the first game menus list); ``options``: rule options for a game given by name; ``seats``:
     one entry per seat, ``"human"`` or an agent spec (``"random"``, ``"mcts:iterations=200"``, an
     Agent); ``position``: a start position as text (notation or JSON) or a State; ``seed``: seeds
-    the agents (seat i gets ``seed + i``); ``animate``: animate agents' moves.
+    the agents (seat i gets ``seed + i``); ``animate``: animate agents' moves; ``viewer``: with
+    hidden information, the seat whose view is shown for good, never handed over (see
+    ``PlaySession``); ``controls=False`` shows the picture, the status, the move list and the
+    input rows only (no takebacks, seats, options, position, hint or evaluation): a board for an
+    exercise that has its own controls around it (``PuzzleBoard``).
 
     Programmatic use: ``play(move)``, ``press(label)``, ``ready()``, ``undo()``, ``redo()``,
     ``jump(turn)``, ``new_game(**options)``, ``load(text)``, ``show_all_cards()``, ``hide_cards()``,
@@ -86,6 +90,8 @@ class Board(widgets.VBox):
         position: str | State | None = None,
         seed: int | None = None,
         animate: bool = True,
+        viewer: int | None = None,
+        controls: bool = True,
     ):
         super().__init__()
         self.add_class("tl-board")
@@ -109,6 +115,7 @@ class Board(widgets.VBox):
             names=lambda seat: self.adapter.player_name(seat),
             result_words=self._result_words,
             doing=lambda state: self.adapter.status_note(state),
+            viewer=viewer,
         )
         self.session.on_error = self.errors.report
         if animate:
@@ -206,8 +213,9 @@ class Board(widgets.VBox):
         self.moves.observe(self._on_moves, names="value")
         self.moves_box = widgets.VBox([widgets.Label("Moves"), self.moves])
 
+        status_row = widgets.HBox([self.status, self.you_label])
         self.children = [
-            widgets.HBox([self.status, self.you_label]),
+            status_row,
             widgets.HBox([self.cards_note, self.notice]),
             self.handover,
             widgets.HBox([canvas, self.evaluation_panel, self.moves_box]),
@@ -236,6 +244,18 @@ class Board(widgets.VBox):
             self.link,
             self.errors,
         ]
+        if not controls:
+            self.children = [
+                status_row,
+                self.handover,
+                widgets.HBox([canvas, self.moves_box]),
+                self.hover_label,
+                self.legend,
+                self.action_buttons,
+                self.choice_row,
+                self.step_row,
+                self.errors,
+            ]
         self.session.subscribe(self._on_session)
         self._render()
         self.session.run_agents()
@@ -595,26 +615,13 @@ class Board(widgets.VBox):
             selected, targets = self._clicks, self._targets()
             marked = self._view.hint_move or self._view.review_move if self._view is not None else ""
             if not selected and marked:
-                selected, targets = self._hint_cells(marked)
+                selected, targets = self.adapter.move_marks(state, self.session.actions_of(marked))
             self.adapter.draw(state, targets=targets, selected=selected, preview=preview, viewer=viewer)
         canvas = self.figure.canvas
         if getattr(canvas, "syncing_data_url", True):
             canvas.draw_idle()  # no browser view yet: it asks for its first picture itself
         else:
             canvas.draw()  # send the picture now, not after the browser asks back for it
-
-    def _hint_cells(self, move: str) -> tuple[tuple, frozenset]:
-        """The hinted move marked as clicks mark it: its first action's cells but the last
-        selected, that last cell and the last cell of each later action ringed."""
-        state, marked = self._state.clone(), []
-        for action in self.session.actions_of(move):
-            cells = tuple(self.adapter.action_cells(state, action))
-            if cells:
-                marked.append(cells)
-            state.apply_action(action)
-        if not marked:  # a move of buttons only (a pass): said in words
-            return (), frozenset()
-        return marked[0][:-1], frozenset(cells[-1] for cells in marked)
 
     def _sync_evaluation(self, view: SessionView) -> None:
         two_sides = len(self.game.teams()) == 2

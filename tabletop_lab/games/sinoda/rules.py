@@ -129,6 +129,18 @@ class SinodaGame(Game):
     def num_sites(self) -> int:
         return self.board.size
 
+    def state_space_log10(self) -> float:
+        """A bound on the positions: each cell empty or holding a piece of one of the players
+        showing 1 to 4, ``(1 + 4 * players) ** cells``; each player's captures as a count of 0
+        to 6 of each other player's pieces at each value, ``7 ** (players * (players - 1) * 4)``;
+        and the player to move. A loose bound (each player has only six pieces), as Ludii's."""
+        players, cells = self.options["players"], self.board.size
+        return (
+            cells * math.log10(1 + MAX_VALUE * players)
+            + players * (players - 1) * MAX_VALUE * math.log10(PIECES_PER_PLAYER + 1)
+            + math.log10(players)
+        )
+
     @property
     def num_players(self) -> int:
         return self.options["players"]

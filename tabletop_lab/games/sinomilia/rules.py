@@ -25,6 +25,7 @@ a pile is 0 and a hand holds 2 cards at once).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, NamedTuple
 
@@ -157,6 +158,15 @@ class SinomiliaGame(Game):
     def can_draw(self) -> bool:
         """No: a round's tie names a winner, and so does a game scored by chips."""
         return False
+
+    def state_space_log10(self) -> float:
+        """A bound on the positions (the round number aside: only the safety cap reads it).
+        Per player, each card 0-8 is in hand or discarded and at most one card is set: ``2**9 *
+        11``. The 30 chips lie in two piles and at most 9 on the table, sun or moon: ``sum((t + 1)
+        * (31 - t) for t in 0..9)`` = 1,375. Then phase 3, player to move 3, start player 2,
+        change cards 4, last Action 3, last turn 5, last round winner 3, cap flag 2."""
+        chips = sum((t + 1) * (31 - t) for t in range(10))
+        return math.log10((2**9 * 11) ** 2 * chips * 3 * 3 * 2 * 4 * 3 * 5 * 3 * 2)
 
     def new_initial_state(self) -> SinomiliaState:
         state = SinomiliaState(self)

@@ -9,7 +9,9 @@ always hold 30 chips). What follows the round is not valued.
 Information sets are the engine's ``information_state_string(player)``: a player's own cards and
 the public actions, the opponent's ``set``/``change`` masked. CFR+ (regret matching+ with linear
 averaging, alternating updates) gives the average strategy; ``exploitability`` is the mean of the
-two best responses' gains against it (0 at a Nash equilibrium).
+two best responses' gains against it (0 at a Nash equilibrium). ``RoundSolution.decision``
+values each move of one decision by ``reply_values``: the move, then the best reply to the
+opponent's solved strategy (the one-round puzzles of ``tabletop_lab.analysis.puzzles``).
 
 Restriction: a full round has millions of play sequences (up to 9 chips, two faces, passes in
 between, a change each). The solver therefore gives each player a **chip budget** for the round:
@@ -33,6 +35,7 @@ from .rules import PASS, PHASE_OVER, SUN, SinomiliaState, masked_string
 __all__ = [
     "RoundTree",
     "RoundSolution",
+    "Decision",
     "round_position",
     "build_round",
     "solve_round",
@@ -40,6 +43,8 @@ __all__ = [
     "expected_value",
     "action_values",
     "best_response_value",
+    "reply_values",
+    "node_after",
     "exploitability",
 ]
 
@@ -159,6 +164,67 @@ class RoundSolution:
     tree: RoundTree
     iterations: int
 
+    def decision(self, moves: list[str]) -> Decision:
+        """The decision ``moves`` (action strings from the round's start) lead to, valued by
+        ``reply_values``; ``ValueError`` when they leave the tree, end the round, or reach an
+        information set the solved strategy's opponent never plays into."""
+        tree = self.tree
+        actions = [tree.start.string_to_action(move) for move in moves]
+        node = node_after(tree, actions)
+        if tree.player[node] < 0:
+            raise ValueError("these moves end the round: there is no decision to value")
+        spent = [0, 0]
+        walk = 0
+        for action in actions:
+            if SUN <= action < PASS:
+                spent[tree.player[walk]] += 1
+            walk = dict(tree.children[walk])[action]
+        infoset = tree.infoset[node]
+        average = [list(self.strategy[key].values()) for key in tree.infosets]
+        values, reach = _BestResponse(tree, average, tree.player[node]).reply(infoset)
+        return Decision(
+            player=tree.player[node],
+            view=tree.infosets[infoset],
+            moves=[tree.start.action_to_string(a) for a in tree.infoset_actions[infoset]],
+            values=values,
+            probabilities=average[infoset],
+            reach=reach,
+            spent=(spent[0], spent[1]),
+            horizon=_horizon(tree, node),
+        )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a solved round: the ``player`` to move, their ``view`` (the information
+    state string: their cards and the round's actions, the opponent's cards masked), their legal
+    ``moves`` (listing order), each move's ``values`` (``reply_values``: chips gained in the
+    round, for that player), the solved strategy's ``probabilities`` there, ``reach`` (the
+    probability, under the solved strategy, of the opponent's play so far, summed over the
+    histories the player cannot tell apart; 1 before the opponent has chosen anything but a
+    card), the chips each player has ``spent`` of the budget, and ``horizon``: the most turns
+    the round can still last."""
+
+    player: int
+    view: str
+    moves: list[str]
+    values: list[float]
+    probabilities: list[float]
+    reach: float
+    spent: tuple[int, int]
+    horizon: int
+
+
+def _horizon(tree: RoundTree, node: int) -> int:
+    """The most actions from ``node`` to the end of the round."""
+    most, stack = 0, [(node, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if tree.player[node] < 0:
+            most = max(most, depth)
+        stack.extend((child, depth + 1) for _, child in tree.children[node])
+    return most
+
 
 def solve_round(
     hand0: list[int],
@@ -274,46 +340,93 @@ def best_response_value(tree: RoundTree, strategy: list[list[float]], responder:
     At each of the responder's information sets the action maximises the sum, over the set's
     histories, of the opponent's reach times the value below (perfect recall makes this exact).
     """
-    members: dict[int, list[tuple[int, float]]] = {}
+    return _BestResponse(tree, strategy, responder).value(0)
 
-    def collect(node: int, reach_other: float) -> None:
-        player = tree.player[node]
+
+def reply_values(tree: RoundTree, strategy: list[list[float]], infoset: int) -> list[float]:
+    """The acting player's expected chip gain for each action of information set ``infoset``
+    when they play it and then the best response to the opponent's part of ``strategy``: each
+    history of the set weighed by the opponent's reach, the opponent's hidden cards averaged over.
+
+    Unlike ``action_values`` this does not take the acting player's own later choices from
+    ``strategy``, which CFR leaves uniform where that player never goes; at an equilibrium the
+    two agree on every action played with positive probability.
+    """
+    return _BestResponse(tree, strategy, tree.infoset_player[infoset]).reply(infoset)[0]
+
+
+class _BestResponse:
+    """``responder``'s best response to the other player's part of ``strategy``: ``value(node)``
+    is the responder's chip gain below ``node``, ``members`` each of the responder's information
+    sets' nodes with the opponent's reach there."""
+
+    def __init__(self, tree: RoundTree, strategy: list[list[float]], responder: int) -> None:
+        self.tree, self.strategy, self.responder = tree, strategy, responder
+        self.sign = 1.0 if responder == 0 else -1.0
+        self.members: dict[int, list[tuple[int, float]]] = {}
+        self.choice: dict[int, int] = {}
+        self._collect(0, 1.0)
+
+    def _collect(self, node: int, reach_other: float) -> None:
+        player = self.tree.player[node]
         if player < 0:
             return
-        i = tree.infoset[node]
-        if player == responder:
-            members.setdefault(i, []).append((node, reach_other))
-            for _, child in tree.children[node]:
-                collect(child, reach_other)
+        i = self.tree.infoset[node]
+        if player == self.responder:
+            self.members.setdefault(i, []).append((node, reach_other))
+            for _, child in self.tree.children[node]:
+                self._collect(child, reach_other)
         else:
-            for p, (_, child) in zip(strategy[i], tree.children[node]):
-                collect(child, reach_other * p)
+            for p, (_, child) in zip(self.strategy[i], self.tree.children[node]):
+                self._collect(child, reach_other * p)
 
-    collect(0, 1.0)
-    choice: dict[int, int] = {}
-    sign = 1.0 if responder == 0 else -1.0
-
-    def value(node: int) -> float:
+    def value(self, node: int) -> float:
+        tree = self.tree
         player = tree.player[node]
         if player < 0:
-            return sign * tree.payoff[node]
+            return self.sign * tree.payoff[node]
         i = tree.infoset[node]
-        if player == responder:
-            return value(tree.children[node][best(i)][1])
-        return sum(p * value(child) for p, (_, child) in zip(strategy[i], tree.children[node]) if p > 0)
+        if player == self.responder:
+            return self.value(tree.children[node][self.best(i)][1])
+        return sum(p * self.value(child) for p, (_, child) in zip(self.strategy[i], tree.children[node]) if p > 0)
 
-    def best(i: int) -> int:
-        if i not in choice:
-            n_actions = len(tree.infoset_actions[i])
+    def reply(self, i: int) -> tuple[list[float], float]:
+        """Each action's value at the responder's information set ``i`` (``reply_values``), and
+        the opponent's reach summed over the set's histories."""
+        members = [(node, reach) for node, reach in self.members.get(i, []) if reach > 0]
+        weight = sum(reach for _, reach in members)
+        if weight == 0:
+            raise ValueError(f"information set {i} cannot be reached against this strategy")
+        totals = [0.0] * len(self.tree.infoset_actions[i])
+        for node, reach in members:
+            for k, (_, child) in enumerate(self.tree.children[node]):
+                totals[k] += reach * self.value(child)
+        return [t / weight for t in totals], weight
+
+    def best(self, i: int) -> int:
+        """The responder's action at information set ``i``: the best sum over its histories."""
+        if i not in self.choice:
+            n_actions = len(self.tree.infoset_actions[i])
             totals = [0.0] * n_actions
-            for node, reach in members[i]:
+            for node, reach in self.members[i]:
                 if reach > 0:
-                    for k, (_, child) in enumerate(tree.children[node]):
-                        totals[k] += reach * value(child)
-            choice[i] = max(range(n_actions), key=totals.__getitem__)
-        return choice[i]
+                    for k, (_, child) in enumerate(self.tree.children[node]):
+                        totals[k] += reach * self.value(child)
+            self.choice[i] = max(range(n_actions), key=totals.__getitem__)
+        return self.choice[i]
 
-    return value(0)
+
+def node_after(tree: RoundTree, actions: list[int]) -> int:
+    """The node ``actions`` (engine actions from the round's start) lead to; ``ValueError`` when
+    one is not in the tree (illegal, or past a player's chip budget)."""
+    node = 0
+    for n, action in enumerate(actions):
+        following = dict(tree.children[node])
+        if action not in following:
+            where = tree.start.action_to_string(action) if 0 <= action <= PASS else repr(action)
+            raise ValueError(f"action {n} ({where}) is not in the round's tree (illegal, or past the chip budget)")
+        node = following[action]
+    return node
 
 
 def exploitability(tree: RoundTree, strategy: list[list[float]]) -> float:

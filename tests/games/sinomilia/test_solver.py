@@ -10,6 +10,8 @@ from tabletop_lab.games.sinomilia.solver import (
     cfr_plus,
     expected_value,
     exploitability,
+    node_after,
+    reply_values,
     round_position,
     solve_round,
 )
@@ -140,3 +142,48 @@ def test_equilibrium_actions_are_indifferent_and_best(tiny_tree):
     assert checked >= 5
     root = action_values(tiny_tree, strategy, 0)
     assert abs(sum(p * v for p, v in zip(strategy[0], root)) - expected_value(tiny_tree, strategy)) < 1e-9
+
+
+def test_reply_values_bound_the_strategy_values_and_agree_where_it_plays(tiny_tree):
+    """Playing a move and then the best reply never does worse than following the strategy, and
+    at the solved strategy both agree on the moves it plays where play goes."""
+    strategy = cfr_plus(tiny_tree, 400)
+    reach = reach_probability(tiny_tree, strategy)
+    checked = 0
+    for i, probs in enumerate(strategy):
+        if reach.get(i, 0.0) < 0.02:
+            continue
+        replies, values = reply_values(tiny_tree, strategy, i), action_values(tiny_tree, strategy, i)
+        assert all(r >= v - 1e-9 for r, v in zip(replies, values))
+        assert all(abs(r - v) < 0.02 for r, v, p in zip(replies, values, probs) if p > 0.05)
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_decision_of_a_solved_round():
+    solution = solve_round(*TINY, budget=(1, 1), iterations=200)
+    root = solution.decision([])
+    assert (root.player, root.moves, root.spent, root.reach) == (0, ["set 3", "set 5", "set 9"], (0, 0), 1.0)
+    assert root.horizon == max(len(path) for path in _paths(solution.tree))
+    played = solution.decision(["set 3", "set 2", "chip sun"])
+    assert played.player == 1 and played.spent == (1, 0) and "set 2" in played.view and "set 3" not in played.view
+    assert played.moves == ["chip sun", "chip moon", "change 2", "change 4", "change 9", "pass"]
+    # Green's view is the same whatever Orange set: the decision is Green's information set
+    assert solution.decision(["set 5", "set 2", "chip sun"]).values == played.values
+    # past Orange's budget of one chip the tree offers Orange only the pass
+    assert solution.decision(["set 3", "set 2", "chip sun", "chip sun"]).moves == ["pass"]
+    with pytest.raises(ValueError, match="not in the round's tree"):
+        solution.decision(["set 3", "set 2", "chip sun", "chip sun", "chip sun"])
+    with pytest.raises(ValueError, match="end the round"):
+        solution.decision(["set 3", "set 2", "pass", "pass"])
+    assert node_after(solution.tree, []) == 0
+
+
+def _paths(tree):
+    stack, paths = [(0, ())], []
+    while stack:
+        node, path = stack.pop()
+        if tree.player[node] < 0:
+            paths.append(path)
+        stack.extend((child, (*path, action)) for action, child in tree.children[node])
+    return paths
