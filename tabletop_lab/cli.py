@@ -131,8 +131,9 @@ def _write_table(frame, out: Path) -> None:
 def _ladder(args: argparse.Namespace) -> int:
     """Levels of play (``sim.ladder``), printed, and saved with the command under ``data/<game>/``."""
     game = load_game(args.game, **_options(args.option))
-    from .data import data_path, load_or_run  # pandas loads only here
+    from .data import load_or_run  # pandas loads only here
     from .sim.ladder import ladder, ladder_levels
+    from .studies import ladder_path
 
     rungs = ladder_levels(game, args.levels, args.budget)  # bad settings fail before any game
     command = "tabletop-lab " + " ".join(sys.argv[1:] if args.argv is None else args.argv)
@@ -150,20 +151,13 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.no_save:
         df = run()
     else:
-        path = data_path(game.name, f"ladder_expert{_options_tag(game)}.parquet")
+        path = ladder_path(game)
         df = load_or_run(path, run, study=study, rerun=True)
         df.attrs.setdefault("study_key", {})
     print(_ladder_text(df))
     if not args.no_save:
         print(f"saved to {path} (with the command and the rungs' budgets)")
     return 0
-
-
-def _options_tag(game: Game) -> str:
-    """``_size=9`` for the options that differ from the defaults, in a file name."""
-    defaults = {spec.name: spec.default for spec in game.option_specs}
-    changed = {k: v for k, v in game.options.items() if k in defaults and defaults[k] != v}
-    return "".join(f"_{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(changed.items()))
 
 
 def _ladder_text(df: pd.DataFrame) -> str:

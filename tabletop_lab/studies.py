@@ -7,21 +7,28 @@ way. The expert plays with a reduced budget, stated in ``REPORT_SETUPS``: its fu
 0.3 to 0.5 s a move, too much for a hundred recorded games per game on a shared two-core
 machine. Every game is recorded with ``record_actions=True, evaluator="evaluate"``, so
 ``stats.report_card`` can give all its metrics.
+
+The levels-of-play ladders (``tabletop-lab ladder``, ``sim.ladder``) are saved here too, one file
+a game and setup (``ladder_path``); the notebooks only load them (``load_ladder``): a ladder
+takes from minutes to an hour, so a notebook never climbs one.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .data import data_path, load_or_run
+from .data import data_path, load_or_run, read_study
 from .registry import load_game
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     import pandas as pd
+
+    from .core import Game
 
 __all__ = [
     "OPTION_SEED",
@@ -33,6 +40,9 @@ __all__ = [
     "REPORT_SEED",
     "ReportSetup",
     "absent_metrics",
+    "ladder_path",
+    "ladder_table",
+    "load_ladder",
     "load_option_games",
     "option_effects",
     "paired_base",
@@ -152,6 +162,37 @@ def load_report(
         return report_games(game, setup.options, spec, n_games, progress=progress)
 
     return load_or_run(setup.path(game, player), run, study=study, rerun=rerun or quick, save=not quick)
+
+
+def ladder_path(game: str | Game, **options: Any) -> Path:
+    """Where ``tabletop-lab ladder`` saves the ladder of ``game`` (a name with its ``options``, or
+    a loaded game): ``data/<game>/ladder_expert.parquet``, with ``_k=v`` in the name for each
+    option that differs from its default (``ladder_expert_size=9.parquet``)."""
+    rules = load_game(game, **options) if isinstance(game, str) else load_game(game.name, **game.options, **options)
+    defaults = {spec.name: spec.default for spec in rules.option_specs}
+    changed = {k: v for k, v in sorted(rules.options.items()) if k in defaults and defaults[k] != v}
+    tag = "".join(f"_{k}={json.dumps(v).strip(chr(34))}" for k, v in changed.items())
+    return data_path(rules.name, f"ladder_expert{tag}.parquet")
+
+
+def load_ladder(game: str, **options: Any) -> pd.DataFrame | None:
+    """The saved ladder of ``game`` under ``options`` (``ladder_path``; one row per rung played,
+    ``sim.ladder``'s columns and attrs, the command in ``attrs["study_key"]``), or ``None`` when
+    none is saved: it is never simulated here."""
+    path = ladder_path(game, **options)
+    return read_study(path) if path.is_file() else None
+
+
+def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
+    """A saved ladder for reading, one row per level: the agent, the rung below it, the games,
+    the record (won–drawn–lost, capped games counted drawn), the rate and its 95% interval, the
+    numbers as text with three decimals."""
+    table = df.set_index("level")[["agent", "opponent", "n"]].copy()
+    drawn = df["draws"] + df["capped"]
+    table["won–drawn–lost"] = [f"{w}–{d}–{lost}" for w, d, lost in zip(df["wins"], drawn, df["losses"])]
+    table["rate"] = [f"{rate:.3f}" for rate in df["rate"]]  # text, rounded as the interval is (0.6125: 0.613)
+    table["interval"] = [f"[{low:.3f}, {high:.3f}]" for low, high in zip(df["ci_low"], df["ci_high"])]
+    return table
 
 
 #: The seed of every option study: each variant plays the base setup's seeds.

@@ -9,7 +9,7 @@ import pytest
 
 import tabletop_lab.data
 import tabletop_lab.sim.ladder
-from tabletop_lab import load_game
+from tabletop_lab import load_game, studies
 from tabletop_lab.agents import make_agent
 from tabletop_lab.cli import main
 from tabletop_lab.data import read_study
@@ -93,6 +93,29 @@ def test_the_command_prints_the_ladder_and_saves_it_with_the_command(tmp_path, m
     key = saved.attrs["study_key"]["study"]
     assert key["command"] == "tabletop-lab " + " ".join(argv)
     assert key["rungs"] == ["random", "greedy", "expert:iterations=20"]
+    loaded = studies.load_ladder("sinoda", players=4, teams="pairs")  # what a notebook reads
+    pd.testing.assert_frame_equal(loaded, saved)
+    assert loaded.attrs["study_key"]["study"]["command"] == key["command"]
+    assert studies.load_ladder("sinoda") is None  # the 2-player ladder was never saved here
+
+
+def test_a_ladder_file_is_named_by_the_options_that_differ_from_the_defaults():
+    assert studies.ladder_path("capitals").name == "ladder_expert.parquet"
+    assert studies.ladder_path("sygo", size=9).name == "ladder_expert_size=9.parquet"
+    assert studies.ladder_path(load_game("sygo", size=9)) == studies.ladder_path("sygo", size=9)
+    assert studies.ladder_path("sinoda", teams="pairs", players=4).name == "ladder_expert_players=4_teams=pairs.parquet"
+    assert studies.ladder_path("sygo", size=19).name == "ladder_expert.parquet"  # 19×19 is the default
+
+
+def test_the_ladder_table_reads_each_rung_with_its_record_and_interval():
+    rows = [
+        [1, "greedy", "random", 15, 1, 3, 1, 20, 0.8, 0.5838, 0.91932],
+        [2, "b", "greedy", 24, 1, 15, 0, 40, 0.6125, 0.458, 0.747],
+    ]
+    table = studies.ladder_table(pd.DataFrame(rows, columns=LADDER_COLUMNS))
+    assert list(table.columns) == ["agent", "opponent", "n", "won–drawn–lost", "rate", "interval"]
+    assert table.loc[1].tolist() == ["greedy", "random", 20, "15–2–3", "0.800", "[0.584, 0.919]"]
+    assert table.loc[2, "rate"] == "0.613"  # rounded as the interval's ends are, not half to even
 
 
 def test_the_command_refuses_bad_settings_in_one_line(capsys):
