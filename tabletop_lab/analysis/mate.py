@@ -100,29 +100,33 @@ class MateSearch:
     def line(self, state: State, side: int, plies: int, nodes: int) -> tuple[str, ...]:
         """A forced winning line for ``side`` from ``state`` (a win within ``plies`` proven), as
         whole-move strings: the side's quickest win each move, the defender's longest resistance
-        (its reply after which the win needs the most plies), until the end. Shorter, where a
-        step's proof needs more than ``nodes`` positions; empty where no win is proven."""
+        (its reply after which the win needs the most plies), to the end. Shorter where a step's
+        proof needs more than ``nodes`` positions; empty where no win is proven."""
         line: list[str] = []
         state = state.clone()
-        while not state.is_terminal() and plies > 0:
+        while plies > 0 and not state.is_terminal():
             attacking = self._side[state.current_player()] == side
-            chosen = None
+            options = []
             for move in state.legal_moves(limit=None):
                 after = state.clone()
                 after.apply_move(move)
-                needed, _ = self.quickest(after, side, plies - 1, nodes) if not after.is_terminal() else (0, True)
-                if needed is None and not (after.is_terminal() and after.returns()[self._member[side]] > 0):
+                needed = self._needed(after, side, plies - 1, nodes)
+                if needed is None:
                     if attacking:
                         continue
                     return tuple(line)  # a defence this search cannot see through: stop
-                needed = needed or 0
-                if chosen is None or (needed < chosen[0] if attacking else needed > chosen[0]):
-                    chosen = (needed, move, after)
-            if chosen is None:
+                options.append((needed, move, after))
+            if not options:
                 break
-            line.append(chosen[1])
-            plies, state = chosen[0], chosen[2]
+            plies, move, state = (min if attacking else max)(options, key=lambda option: option[0])
+            line.append(move)
         return tuple(line)
+
+    def _needed(self, state: State, side: int, most: int, nodes: int) -> int | None:
+        """The plies ``side`` needs to force a win from ``state`` (0: won), ``None`` if not proven within ``most``."""
+        if state.is_terminal():
+            return 0 if state.returns()[self._member[side]] > 0 else None
+        return self.quickest(state, side, most, nodes)[0]
 
     def _wins(self, state: State, side: int, plies: int) -> bool:
         if state.is_terminal():
