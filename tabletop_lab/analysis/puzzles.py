@@ -4,9 +4,12 @@ A puzzle is a position of a perfect-information game of two sides, the move that
 the lines that show why: the solution's winning line, and for every other move the line that
 refutes it. ``label`` says how sure it is: ``"proven"`` means the exact solver (``solver.py``)
 proved every move's result, exactly one move reaching the best of them (a forced win, or a draw
-where every other move loses), all others worse. ``depth`` grades it: the plies (whole moves,
-the solution included) within which the proof forces the result, the solution's for a win and
-the longest refutation's for a save (how far one must look to see the other moves fail).
+where every other move loses), all others worse; ``"search-verified"`` that the solution is a
+proven forced win and every other move proven not to force one within a ``margin`` of plies
+more (by the solver, or where it runs out of nodes by the mate search of ``mate.py``).
+``depth`` grades it: the plies (whole moves of any player, the solution included) within which
+the proof forces the result, the solution's for a win and the longest refutation's for a save
+(how far one must look to see the other moves fail).
 
 ``data/<game>/puzzles.json`` holds each game's puzzles (``scripts/make_puzzles.py`` writes them,
 recording its command, budgets and version); ``load_puzzles(game)`` reads them back and
