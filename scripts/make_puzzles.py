@@ -1,14 +1,20 @@
 """Write data/<game>/puzzles.json: positions from games of the expert where exactly one move wins
-or saves the game, each proven by the exact solver (see tabletop_lab/analysis/puzzles.py).
+or saves the game, each proven or search-verified (see tabletop_lab/analysis/puzzles.py).
 
     nice .venv/bin/python scripts/make_puzzles.py cross_endodoi --count 60 --seed 1
 
 It plays games of the expert at a small budget (``--iterations``), a move in ``--explore`` of
 them at random so the games differ, then looks at the last ``--window`` positions of each game,
 latest first, and keeps those where the solver proves within ``--nodes`` positions that exactly
-one move reaches the best result (a win, or a draw where every other move loses). At most
-``--per-game`` puzzles come from one game, a position only once. The same arguments give the
-same file.
+one move reaches the best result (a win, or a draw where every other move loses). With
+``--margin`` and ``--mate N``, where the solver runs out of nodes the mate search (within
+``--mate-nodes`` positions) looks for the one move that forces the quickest win within N plies,
+every other move proven not to win within ``--margin`` plies more (search-verified). At most
+``--per-game`` puzzles come from one game, at most ``--most-easy`` one-ply ones in all, a
+position only once. The same arguments give the same file.
+
+    nice .venv/bin/python scripts/make_puzzles.py sinoda --count 60 --seed 1 --games 200 --window 8 \
+        --nodes 2000 --margin 2 --mate 5 --mate-nodes 50000 --most-easy 20
 """
 
 from __future__ import annotations
