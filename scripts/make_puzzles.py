@@ -1,14 +1,20 @@
 """Write data/<game>/puzzles.json: positions from games of the expert where exactly one move wins
-or saves the game, each proven by the exact solver (see tabletop_lab/analysis/puzzles.py).
+or saves the game, each proven or search-verified (see tabletop_lab/analysis/puzzles.py).
 
     nice .venv/bin/python scripts/make_puzzles.py cross_endodoi --count 60 --seed 1
 
 It plays games of the expert at a small budget (``--iterations``), a move in ``--explore`` of
 them at random so the games differ, then looks at the last ``--window`` positions of each game,
 latest first, and keeps those where the solver proves within ``--nodes`` positions that exactly
-one move reaches the best result (a win, or a draw where every other move loses). At most
-``--per-game`` puzzles come from one game, a position only once. The same arguments give the
-same file.
+one move reaches the best result (a win, or a draw where every other move loses). With
+``--margin`` and ``--mate N``, where the solver runs out of nodes the mate search (within
+``--mate-nodes`` positions) looks for the one move that forces the quickest win within N plies,
+every other move proven not to win within ``--margin`` plies more (search-verified). At most
+``--per-game`` puzzles come from one game, at most ``--most-easy`` one-ply ones in all, a
+position only once. The same arguments give the same file.
+
+    nice .venv/bin/python scripts/make_puzzles.py sinoda --count 60 --seed 1 --games 200 --window 8 \
+        --nodes 2000 --margin 2 --mate 5 --mate-nodes 50000 --most-easy 20
 
 Sinomilia (hidden cards) has one-round puzzles instead:
 
@@ -33,6 +39,7 @@ import time
 
 from tabletop_lab import load_game
 from tabletop_lab.agents import make_agent
+from tabletop_lab.analysis.mate import MateSearch
 from tabletop_lab.analysis.puzzles import FORMAT_VERSION, Puzzle, best_line, prove_unique
 from tabletop_lab.analysis.solver import Solver
 from tabletop_lab.data import data_path
@@ -82,9 +89,42 @@ def expert_line(state, agent, plies: int) -> tuple[str, ...]:
     return tuple(line)
 
 
-def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle | None:
+def expert_move(state, agent):
+    """The position after the expert's whole move from ``state``."""
+    state = state.clone()
+    state.apply_action(agent.choose_action(state))
+    while state.mid_turn():
+        state.apply_action(agent.choose_action(state))
+    return state
+
+
+def defended_line(state, agent, plies: int, mate: MateSearch, side: int, nodes: int) -> tuple[str, ...]:
+    """The expert's play from ``state``, where ``side`` is proven not to force a win within
+    ``plies`` whole moves, for at most that many: the defender plays the expert's move where
+    the mate search proves that it still holds, else the first move that does, so that the line
+    shows a defence that works; it stops where no move is proven to hold within ``nodes``."""
+    state = state.clone()
+    line: list[str] = []
+    while len(line) < plies and not state.is_terminal():
+        left = plies - len(line) - 1
+        after = expert_move(state, agent)
+        if mate.side_of(state.current_player()) != side and mate.wins_within(after, side, left, nodes) is not False:
+            for move in state.legal_moves(limit=None):
+                after = state.clone()
+                after.apply_move(move)
+                if mate.wins_within(after, side, left, nodes) is False:
+                    break
+            else:
+                break
+        state = after
+        line.append(state.move_history()[-1])
+    return tuple(line)
+
+
+def puzzle_at(state, seed: int, ply: int, args, solver: Solver, mate: MateSearch, agent) -> Puzzle | None:
     """The puzzle of ``state`` when its solution is proven unique (or search-verified), else ``None``."""
-    proof = prove_unique(state, args.nodes, solver, margin=args.margin)
+    nodes = args.mate_nodes or args.nodes
+    proof = prove_unique(state, args.nodes, solver, args.margin, args.mate, mate, nodes)
     if proof is None:
         return None
     line = {}
@@ -92,8 +132,12 @@ def puzzle_at(state, seed: int, ply: int, args, solver: Solver, agent) -> Puzzle
         after = state.clone()
         after.apply_move(move)
         plies = max(bound.depth, proof.bounds[proof.solution].depth) - 1
-        if bound.proven:
+        if proof.search == "mate" and move == proof.solution:  # the forced win the mate search proved
+            line[move] = (move, *mate.line(after, mate.side_of(state.current_player()), plies, nodes))
+        elif bound.proven and proof.search == "solver":
             line[move] = (move, *best_line(after, plies, args.nodes, solver))
+        elif args.mate:  # proven not to win within the plies searched: a defence that holds
+            line[move] = (move, *defended_line(after, agent, plies, mate, mate.side_of(state.current_player()), nodes))
         else:  # no proof to follow: how the expert answers it
             line[move] = (move, *expert_line(after, agent, plies))
     solution = proof.solution
@@ -202,6 +246,19 @@ def main(argv: list[str]) -> int:
         default=None,
         help="accept search-verified puzzles: others searched this many plies deeper",
     )
+    parser.add_argument(
+        "--mate",
+        type=int,
+        default=0,
+        help="where the solver stops, find forced wins within this many plies by the mate search (needs --margin)",
+    )
+    parser.add_argument("--mate-nodes", type=int, default=None, help="the mate search's node limit (default --nodes)")
+    parser.add_argument(
+        "--most-easy",
+        type=int,
+        default=None,
+        help="keep at most this many easy (one-ply) puzzles, so that the file spans the difficulties",
+    )
     hidden = parser.add_argument_group("sinomilia (one-round puzzles)")
     hidden.add_argument("--max-hand", type=int, default=4, help="most cards in a hand of a solved round (default 4)")
     hidden.add_argument("--budget", type=int, nargs=2, default=[2, 2], help="chips each player may spend (default 2 2)")
@@ -210,6 +267,8 @@ def main(argv: list[str]) -> int:
     hidden.add_argument("--min-reach", type=float, default=0.05, help="least probability of the opponent's play so far")
     hidden.add_argument("--tolerance", type=float, default=0.005, help="most exploitability of a solved round, chips")
     args = parser.parse_args(argv)
+    if args.mate and args.margin is None:
+        parser.error("--mate needs --margin: the mate search's puzzles are search-verified")
     game = load_game(args.game, **OPTIONS.get(args.game, {}))
     agent = make_agent(f"expert:iterations={args.iterations}", game=game)
     puzzles: list[Puzzle] = []
@@ -226,16 +285,20 @@ def main(argv: list[str]) -> int:
             continue
         positions = play(game, agent, seed, args.explore)
         found = 0
-        solver = Solver(game)  # what it proves holds for every position of the game
+        solver = Solver(game)  # what they prove holds for every position of the game
+        mate = MateSearch(game)
         for ply in range(len(positions) - 1, max(len(positions) - 1 - args.window, -1), -1):
             state = positions[ply]
             if state.key() in seen or found >= args.per_game or len(puzzles) >= args.count:
                 continue
             seen.add(state.key())
             try:
-                puzzle = puzzle_at(state, seed, ply, args, solver, agent)
+                puzzle = puzzle_at(state, seed, ply, args, solver, mate, agent)
             except EnumerationLimitError:  # a position (or one of its lines) with too many moves to list
                 puzzle = None
+            if puzzle is not None and puzzle.difficulty == "easy" and args.most_easy is not None:
+                if sum(p.difficulty == "easy" for p in puzzles) >= args.most_easy:
+                    puzzle = None
             if puzzle is not None:
                 puzzles.append(puzzle)
                 found += 1

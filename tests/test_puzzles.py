@@ -65,6 +65,61 @@ def test_a_sample_of_proven_puzzles_is_proved_again(game):
         assert proof.bounds[puzzle.solution].depth == puzzle.depth or puzzle.goal == "save"
 
 
+@pytest.mark.parametrize("game", [g for g in GAMES if _settings(g).get("mate")])
+def test_a_sample_of_mate_search_puzzles_is_verified_again(game):
+    """The deep search-verified puzzles the mate search made, verified again at the file's settings."""
+    settings = _settings(game)
+    deep = [p for p in load_puzzles(game) if p.label == "search-verified" and p.depth >= 3][:SAMPLE]
+    assert deep
+    for puzzle in deep:
+        state = puzzle.state()
+        proof = prove_unique(
+            state,
+            settings["nodes"],
+            Solver(state.game),
+            settings["margin"],
+            settings["mate"],
+            mate_nodes=settings["mate_nodes"],
+        )
+        assert proof is not None, puzzle.position
+        assert (proof.solution, proof.label, proof.bounds[puzzle.solution].depth) == (
+            puzzle.solution,
+            "search-verified",
+            puzzle.depth,
+        )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_win_within_three_plies_by_brute_force(game):
+    """The first puzzle won within three plies: after the solution, whatever the other side
+    plays (every whole move, by the engine alone), a move that ends the game won follows; and
+    no move wins at once (else it would be a one-ply puzzle)."""
+    puzzle = next((p for p in load_puzzles(game) if p.depth == 3 and p.goal == "win"), None)
+    if puzzle is None:
+        pytest.skip(f"{game} has no puzzle won within three plies")
+    state = puzzle.state()
+    mover = state.current_player()
+    side = state.game.team_of(mover)
+
+    def won(after):
+        return after.is_terminal() and after.returns()[mover] > 0  # a team shares its return
+
+    def wins_within(after, plies):
+        if after.is_terminal() or plies == 0:
+            return won(after)
+        results = (wins_within(_after(after, move), plies - 1) for move in after.legal_moves(limit=None))
+        return any(results) if after.game.team_of(after.current_player()) == side else all(results)
+
+    assert wins_within(_after(state, puzzle.solution), 2)
+    assert not any(won(_after(state, move)) for move in [puzzle.solution, *puzzle.refutations])
+
+
+def _after(state, move):
+    after = state.clone()
+    after.apply_move(move)
+    return after
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_quickest_puzzles_by_brute_force(game):
     """A puzzle won within one ply: the solution ends the game won, no other move does (by the engine alone)."""

@@ -5,9 +5,12 @@ A puzzle is a position of a perfect-information game of two sides, the move that
 the lines that show why: the solution's winning line, and for every other move the line that
 refutes it. ``label`` says how sure it is: ``"proven"`` means the exact solver (``solver.py``)
 proved every move's result, exactly one move reaching the best of them (a forced win, or a draw
-where every other move loses), all others worse. ``depth`` grades it: the plies (whole moves,
-the solution included) within which the proof forces the result, the solution's for a win and
-the longest refutation's for a save (how far one must look to see the other moves fail).
+where every other move loses), all others worse; ``"search-verified"`` that the solution is a
+proven forced win and every other move proven not to force one within a ``margin`` of plies
+more (by the solver, or where it runs out of nodes by the mate search of ``mate.py``).
+``depth`` grades it: the plies (whole moves of any player, the solution included) within which
+the proof forces the result, the solution's for a win and the longest refutation's for a save
+(how far one must look to see the other moves fail).
 
 Hidden cards (Sinomilia). A puzzle of goal ``"best"`` is a decision of one round: the position
 is a full one (the opponent's set card included, so that ``state()`` loads it), but the puzzle
@@ -50,7 +53,8 @@ from ..core import State
 from ..data import data_path
 from ..errors import DataError, excerpt
 from ..registry import load_game
-from .solver import Solver, solvable
+from .mate import MateSearch
+from .solver import RootBound, Solver, solvable
 
 __all__ = [
     "Puzzle",
@@ -320,34 +324,61 @@ def _children(state: State) -> dict[str, State]:
 @dataclass(frozen=True)
 class Proof:
     """What ``prove_unique`` found: ``goal`` ("win" or "save"), the ``solution``, ``bounds``
-    (move -> the solver's ``RootBound`` for the mover) and ``label``: "proven" when every move's
-    result is proven, "search-verified" when the solution is a proven win and every other move
-    was searched exhaustively ``margin`` plies deeper than the solution's win without a forced
-    win being found (so no other move wins as quickly, nor nearly as quickly)."""
+    (move -> a ``RootBound`` for the mover), ``label`` and ``search``, which search proved it.
+
+    ``label`` is "proven" when the exact solver proved every move's result, "search-verified"
+    when the solution is a proven win and every other move was searched exhaustively ``margin``
+    plies deeper than the solution's win without a forced win being found (so no other move wins
+    as quickly, nor nearly as quickly). ``search`` is "solver" (``solver.py``) or "mate" (the mate
+    search of ``mate.py``, whose bounds for the other moves are ``(-1, 1)`` at the plies searched)."""
 
     goal: str
     solution: str
     bounds: dict
     label: str
+    search: str = "solver"
 
 
-def prove_unique(state: State, nodes: int, solver: Solver | None = None, margin: int | None = None) -> Proof | None:
+def prove_unique(
+    state: State,
+    nodes: int,
+    solver: Solver | None = None,
+    margin: int | None = None,
+    mate_plies: int = 0,
+    mate: MateSearch | None = None,
+    mate_nodes: int | None = None,
+) -> Proof | None:
     """Whether exactly one whole move of ``state`` reaches the best result (see ``Proof``).
 
-    Every move's result proven within ``nodes`` positions expanded in all, one move winning (or,
-    none winning, one drawing) and every other proven worse: a "proven" puzzle. With ``margin``,
-    a move proven to win while no other move is proven to, each searched at least ``margin``
-    plies deeper than the win's proof, is a "search-verified" one. ``None`` otherwise (two
-    winning moves, all moves losing, a single legal move, the node limit reached first).
+    First the exact solver: every move's result proven within ``nodes`` positions expanded in
+    all, one move winning (or, none winning, one drawing) and every other proven worse: a
+    "proven" puzzle. With ``margin``, a move proven to win while no other move is proven to,
+    each searched at least ``margin`` plies deeper than the win's proof, is a "search-verified"
+    one. Where the solver runs out of nodes first, with ``margin`` and ``mate_plies`` the mate
+    search (``mate``, else a new one) looks for the quickest forced win within ``mate_plies``
+    plies, and proves that no other move wins within ``margin`` plies more, within
+    ``mate_nodes`` positions (default ``nodes``): a "search-verified" puzzle. ``None`` otherwise (two winning moves, all
+    moves losing, a single legal move, the node limits reached first).
     Raises ``ValueError`` for a game the solver cannot search.
     """
     reason = solvable(state.game)
     if reason is not None:
         raise ValueError(f"{state.game.name} has no proven puzzles: {reason}")
-    solver = solver or Solver(state.game)
-    remaining = _children(state)
-    if len(remaining) < 2:
+    children = _children(state)
+    if len(children) < 2:
         return None
+    proof, open_ = _by_solver(state, dict(children), nodes, solver or Solver(state.game), margin)
+    if proof is not None or not open_ or not mate_plies or margin is None:
+        return proof
+    mate = mate or MateSearch(state.game)
+    return _by_mate(state, children, nodes if mate_nodes is None else mate_nodes, margin, mate_plies, mate)
+
+
+def _by_solver(
+    state: State, remaining: dict[str, State], nodes: int, solver: Solver, margin: int | None
+) -> tuple[Proof | None, bool]:
+    """``prove_unique``'s exact route: the proof, or ``None`` and whether the position is still
+    open (moves left unproven, no two proven wins: the solver ran out of nodes)."""
     found: dict = {}
     start = solver.total_nodes
     while remaining:
@@ -363,19 +394,52 @@ def prove_unique(state: State, nodes: int, solver: Solver | None = None, margin:
             break
     wins = [move for move, bound in found.items() if bound.lo == 1.0]
     if len(wins) > 1:
-        return None
+        return None, False
     if remaining:
         if margin is None or not wins:
-            return None
+            return None, True
         enough = found[wins[0]].depth + margin
         if any(found[move].depth < enough for move in remaining):
-            return None
-        return Proof("win", wins[0], found, "search-verified")
+            return None, True
+        return Proof("win", wins[0], found, "search-verified"), False
     best = max(bound.lo for bound in found.values())
     top = [move for move, bound in found.items() if bound.lo == best]
     if best == -1.0 or len(top) != 1:
+        return None, False
+    return Proof("win" if best == 1.0 else "save", top[0], found, "proven"), False
+
+
+def _by_mate(
+    state: State, children: dict[str, State], nodes: int, margin: int, most: int, mate: MateSearch
+) -> Proof | None:
+    """``prove_unique``'s mate route: the one move that forces the quickest win (within ``most``
+    plies), every other move proven not to win within ``margin`` plies more."""
+    side = mate.side_of(state.current_player())
+    start = mate.total_nodes
+
+    def wins(child: State, plies: int) -> bool | None:
+        left = nodes - (mate.total_nodes - start)
+        return mate.wins_within(child, side, plies, left) if left > 0 else None
+
+    for depth in range(1, most + 1):
+        results = {move: wins(child, depth - 1) for move, child in children.items()}
+        if None in results.values():
+            return None
+        winners = [move for move, won in results.items() if won]
+        if len(winners) > 1:
+            return None
+        if winners:
+            break
+    else:
         return None
-    return Proof("win" if best == 1.0 else "save", top[0], found, "proven")
+    (solution,) = winners
+    bounds = {solution: RootBound(1.0, 1.0, depth)}
+    for move, child in children.items():
+        if move != solution:
+            if wins(child, depth + margin - 1) is not False:
+                return None
+            bounds[move] = RootBound(-1.0, 1.0, depth + margin)
+    return Proof("win", solution, bounds, "search-verified", "mate")
 
 
 def best_line(state: State, plies: int, nodes: int, solver: Solver | None = None) -> tuple[str, ...]:
