@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import random
 from typing import Any
+from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
@@ -109,6 +110,21 @@ class PuzzleBoard(widgets.VBox):
             self.errors,
         ]
         self.choose(self.game, difficulty)
+
+    @classmethod
+    def from_query(cls, query: str, game: str | None = None, **kwargs: Any) -> PuzzleBoard:
+        """The widget a link opens (``?game=sygo&difficulty=hard``, the page's ``page_query()``):
+        its game and difficulty, each by default ``game`` and the game's easiest; ``kwargs`` as
+        for ``PuzzleBoard``. A link naming a game or difficulty it has not opens the defaults and
+        says what is wrong in ``errors``."""
+        fields = parse_qs(query)
+        linked = {name: fields[name][-1] for name in ("game", "difficulty") if fields.get(name)}
+        try:
+            return cls(linked.get("game", game), linked.get("difficulty"), **kwargs)
+        except ValueError as exc:
+            puzzles = cls(game, **kwargs)
+            puzzles.errors.show(f"this link cannot be opened: {exc}")
+            return puzzles
 
     @property
     def board(self) -> Board | None:

@@ -3,7 +3,8 @@
 A person clicks the solution of the first easy puzzle on the board's canvas and is told it is
 right; then, on the first medium puzzle (picked in the difficulty menu), clicks a move that
 loses and is told so, and the board plays the refutation out move by move: the move list ends
-with it, and the picture is then exactly a fresh drawing of the position at its end.
+with it, and the picture is then exactly a fresh drawing of the position at its end. A link
+naming a game and a difficulty opens them.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from tabletop_lab.widgets import PuzzleBoard
 from tests.browser.test_apps import (
     CANVAS_DRAWN,
     FIRST_WIDGET_MS,
+    GOTO_MS,
     STEP_MS,
+    app_url,
+    expect_no_cell_errors,
     expect_picture_of_the_state,
     hole_fractions,
     open_app,
+    wait_until_preheated,
 )
 
 pytestmark = pytest.mark.browser
@@ -72,3 +77,17 @@ def test_a_right_answer_and_a_wrong_one_with_its_refutation_played_out(page: Pag
     expect(board.locator(".tl-errors")).to_contain_text("This puzzle is answered", timeout=STEP_MS)
     expect(moves).to_have_count(len(refutation) + 1)
     page.screenshot(path=artifacts / "puzzles_wrong.png", full_page=True)
+
+
+def test_a_link_opens_the_game_and_difficulty_it_names(page: Page, voila_url):
+    shown = PuzzleBoard("sinoda", "medium", seed=0)
+    wait_until_preheated("puzzles.ipynb")
+    page.goto(app_url(voila_url, "puzzles.ipynb") + "?game=sinoda&difficulty=medium", timeout=GOTO_MS)
+    app = page.locator(".tl-puzzles")
+    expect(app.locator(".tl-board")).to_be_visible(timeout=FIRST_WIDGET_MS)
+    expect_no_cell_errors(page)
+    chosen = "s => s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ')"  # ipywidgets writes no-break spaces
+    assert app.locator(".tl-puzzle-game select").evaluate(chosen) == "Sinoda"
+    assert app.locator(".tl-puzzle-difficulty select").evaluate(chosen) == f"medium ({len(shown.puzzles())})"
+    expect(app.locator(".tl-puzzle-task")).to_contain_text("Difficulty medium")
+    expect(app.locator(".tl-errors").last).to_have_text("")  # the widget's own (the board has one too)

@@ -132,6 +132,17 @@ def test_a_sinomilia_puzzle_is_seen_by_the_mover_and_told_with_every_moves_value
     assert puzzles.board.session.move_strings() == [other] and puzzles.errors.text == ""
 
 
+def test_a_link_opens_its_game_and_difficulty_and_a_bad_one_says_why():
+    linked = PuzzleBoard.from_query("game=sygo&difficulty=hard", "cross_endodoi")
+    assert (linked.game, linked.difficulty) == ("sygo", "hard") and linked.puzzle.difficulty == "hard"
+    plain = PuzzleBoard.from_query("", "sinoda")
+    assert plain.game == "sinoda" and plain.errors.text == ""
+    bad = PuzzleBoard.from_query("game=sygo&difficulty=trivial", "cross_endodoi")
+    assert bad.game == "cross_endodoi" and bad.errors.text.startswith(
+        "this link cannot be opened: difficulty must be one of easy, medium, hard, expert"
+    )
+
+
 def test_bad_choices_are_refused_in_words():
     with pytest.raises(ValueError, match="no puzzles for 'sygo'; games with puzzles: cross_endodoi"):
         PuzzleBoard("sygo", puzzles={"cross_endodoi": load_puzzles("cross_endodoi")})
