@@ -18,6 +18,9 @@ drive the widgets. This subclass of ``voila.app.Voila`` answers every request on
   in Voila's pools (preheated) are not open apps: they are counted apart and never culled. A
   kernel handed to a visitor starts its idle clock afresh, so culling cannot take it before the
   page connects.
+* **A closed tab frees its kernel**: the page's closing beacon shuts it down at once; an app
+  kernel left with no page connected for ``ABANDONED_S`` seconds is shut down too, busy or not
+  (the beacon is lost when a page is too busy or the browser crashes; culling takes only idle kernels).
 * **A page whose kernel ends says so**: every app page polls ``tabletop/kernel/<id>`` and, once
   its kernel is gone (culled, crashed, server stopped), shows "This app has stopped" with a
   Reload button. Kernels are not restarted behind a page (a restarted kernel has no widgets).
@@ -61,6 +64,11 @@ MAX_KERNELS = 8
 
 #: Seconds a browser is told to wait before retrying when the server is busy.
 RETRY_AFTER_S = 60
+
+#: Seconds an app's kernel keeps running once its last page has disconnected. A closing tab's
+#: beacon shuts its kernel at once; a lost beacon (a busy page, a crashed browser) would leave a
+#: busy kernel running for ever, since culling takes only idle ones. A page that reconnects in time keeps it.
+ABANDONED_S = 20
 
 #: Host names every server answers to (besides the address it listens on and ``allow_hosts``).
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
@@ -228,11 +236,33 @@ class CappedKernelManager(AsyncMappingKernelManager):
     """
 
     max_kernels = Integer(MAX_KERNELS, config=True, help="Most apps open at once; more get HTTP 503.")
+    abandoned_after = Float(
+        ABANDONED_S, config=True, help="Seconds an app's kernel runs once its last page has gone (0: until culled)."
+    )
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._starting = 0  # kernels asked for by a page and not yet running
         self._apps: set[str] = set()  # kernels serving a page (some may have ended since)
+        self._left: dict[str, float] = {}  # when each app kernel's last page disconnected (event-loop time)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A page's websocket closed: once an app's kernel has had no page for ``abandoned_after``
+        seconds, shut it down, busy or not (the closing tab's beacon may never have arrived)."""
+        super().notify_disconnect(kernel_id)
+        if kernel_id in self._apps and self._kernel_connections.get(kernel_id) == 0 and self.abandoned_after > 0:
+            loop = asyncio.get_event_loop()
+            self._left[kernel_id] = left = loop.time()
+            loop.call_later(self.abandoned_after, lambda: asyncio.ensure_future(self._shut_down_if_abandoned(kernel_id, left)))
+
+    async def _shut_down_if_abandoned(self, kernel_id: str, left: float) -> None:
+        """Shut ``kernel_id`` down if it has had no page since it was left at ``left``."""
+        if self._left.get(kernel_id) != left:
+            return  # a page came back and left again: that later departure has its own check
+        del self._left[kernel_id]
+        if kernel_id in self and self._kernel_connections.get(kernel_id) == 0:
+            self.log.info("Kernel %s has had no page for %s s: shutting it down", kernel_id, self.abandoned_after)
+            await self.shutdown_kernel(kernel_id, now=True)
 
     def handed_out(self, kernel_id: str) -> None:
         """A preheated kernel now serves a page: it counts as an app, and its idle clock starts

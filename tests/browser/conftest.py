@@ -87,8 +87,8 @@ def voila_url(artifacts):
     log = artifacts / "voila.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            # the suite opens more apps than the default cap of 8, and pytest-playwright closes
-            # its pages without the unload beacon, so their kernels stay until culled
+            # the suite opens apps faster than the default cap of 8 frees them: pytest-playwright
+            # closes its pages without the unload beacon, so their kernels stay ABANDONED_S more seconds
             voila_command(port, max_kernels=32),
             cwd=ROOT,
             stdout=out,
