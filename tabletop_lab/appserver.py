@@ -253,7 +253,9 @@ class CappedKernelManager(AsyncMappingKernelManager):
         if kernel_id in self._apps and self._kernel_connections.get(kernel_id) == 0 and self.abandoned_after > 0:
             loop = asyncio.get_event_loop()
             self._left[kernel_id] = left = loop.time()
-            loop.call_later(self.abandoned_after, lambda: asyncio.ensure_future(self._shut_down_if_abandoned(kernel_id, left)))
+            loop.call_later(
+                self.abandoned_after, lambda: asyncio.ensure_future(self._shut_down_if_abandoned(kernel_id, left))
+            )
 
     async def _shut_down_if_abandoned(self, kernel_id: str, left: float) -> None:
         """Shut ``kernel_id`` down if it has had no page since it was left at ``left``."""

@@ -505,8 +505,10 @@ def wait_until_kernel_gone(base: str, kernel: str, artifacts, record_timing, app
     while kernel_status(base, kernel) != 404 or (processes and kernel_processes(kernel)):
         if time.monotonic() - closed > SHUTDOWN_S:
             requested = f"Kernel shutdown: {kernel}" in (artifacts / "voila.log").read_text(errors="replace")
-            pytest.fail(f"kernel {kernel} still runs {SHUTDOWN_S} s after its tab closed; the server "
-                        f"{'logged' if requested else 'never logged'} its shutdown request (see {artifacts / 'voila.log'})")
+            pytest.fail(
+                f"kernel {kernel} still runs {SHUTDOWN_S} s after its tab closed; the server "
+                f"{'logged' if requested else 'never logged'} its shutdown request (see {artifacts / 'voila.log'})"
+            )
         time.sleep(0.5)
     record_timing(f"{app}: tab closed to kernel shut down", time.monotonic() - closed)
 
