@@ -9,7 +9,7 @@ half. The rivals are ``greedy`` and ``mcts:iterations=1000`` (Sinomilia, whose c
 ``ismcts:iterations=1000`` and its heuristic). The targets: at least 90% against the first rival
 (greedy; the heuristic in Sinomilia) and 75% against the MCTS rival, the 95% interval's lower end
 above 85% and 65%. Results, with the command, the expert's budget and the machine time, are added
-to ``data/<game>/acceptance_expert.parquet`` (one row per setup and rival; a rerun replaces its rows).
+to ``data/<game>/acceptance_expert.parquet`` (one row per setup and rival; a rerun replaces the rows of the rivals it plays).
 """
 
 from __future__ import annotations
@@ -56,14 +56,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert", default="expert", help="the expert's spec (default: its own budget)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--rival", action="append", help="one rival's spec, as the setup names it; repeat (default: all)"
+    )
     args = parser.parse_args(argv)
     command = " ".join(["scripts/acceptance.py", *(sys.argv[1:] if argv is None else argv)])
     for name in args.setup or list(SETUPS):
         game_name, options, rivals = SETUPS[name]
         game = load_game(game_name, **options)
         expert = make_agent(args.expert, game=game)
+        unknown = set(args.rival or ()) - set(rivals)
+        if unknown:
+            parser.error(f"{name}'s rivals are {', '.join(rivals)}; not {', '.join(sorted(unknown))}")
         rows = []
         for rival, (target, low_target) in rivals.items():
+            if args.rival and rival not in args.rival:
+                continue
             start = time.perf_counter()
             result = head_to_head(game, args.expert, rival, args.games, seed=args.seed, workers=args.workers)
             seconds = time.perf_counter() - start
@@ -85,9 +93,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _save(game_name: str, setup: str, rows: pd.DataFrame) -> None:
     path = data_path(game_name, "acceptance_expert.parquet")
-    if path.exists():
+    if path.exists():  # a rerun replaces the rows of its setup and rivals
         saved = read_study(path)
-        rows = pd.concat([saved[saved["setup"] != setup], rows], ignore_index=True)
+        replaced = (saved["setup"] == setup) & saved["rival"].isin(rows["rival"])
+        rows = pd.concat([saved[~replaced], rows], ignore_index=True)
     save_study(rows, path)
 
 
