@@ -191,7 +191,9 @@ class CrossEndodoiGame(Game):
             raise PositionError(f"cross_endodoi: field 'to_move' must be 0 or 1, got {excerpt(to_move)}")
         pie = data.get("pie", KEPT)
         if type(pie) is not str or pie not in PIE_STAGES:
-            raise PositionError(f"cross_endodoi: field 'pie' must be one of {', '.join(PIE_STAGES)}, got {excerpt(pie)}")
+            raise PositionError(
+                f"cross_endodoi: field 'pie' must be one of {', '.join(PIE_STAGES)}, got {excerpt(pie)}"
+            )
         return self._validated(holes, stores, to_move, pie)
 
     def _validated(self, holes: list[int], stores: list[int], to_move: int, pie: str) -> CrossEndodoiState:
