@@ -408,5 +408,6 @@ def test_under_the_pie_rule_the_swap_is_a_button_at_its_moment():
     board.press("swap sides")
     assert board.state.notation() == "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 swapped" and board.state.current_player() == 0
     assert board.action_buttons.children == () and board.errors.text == ""
+    assert board.status.value == "South to move: the sides are swapped: sow North's row, holes 6–11"
     board.click_cell(7)  # the first player sows North's row now
     assert board.state.history_strings() == ["1", "swap", "7"]

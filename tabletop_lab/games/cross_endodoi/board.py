@@ -13,7 +13,7 @@ from typing import Any
 from ...board_adapter import BoardAdapter, subsample
 from ...errors import ActionError
 from . import render
-from .rules import OFFERED, PLAYER_NAMES, SWAP, CrossEndodoiState, LapLimitError
+from .rules import OFFERED, PLAYER_NAMES, ROW, SWAP, SWAPPED, CrossEndodoiState, LapLimitError
 
 __all__ = ["Adapter"]
 
@@ -75,10 +75,14 @@ class Adapter(BoardAdapter):
         return "swap sides"
 
     def status_note(self, state: CrossEndodoiState) -> str:
-        """At the pie rule's offer: that the swap is there, and what it does (rule 2.5)."""
-        if state.pie != OFFERED or state.is_terminal():
+        """Under the pie rule (rule 2.5): at the offer, that the swap is there and what it does;
+        after a swap, which row the player to move sows (the seats keep their names)."""
+        if state.is_terminal() or state.pie not in (OFFERED, SWAPPED):
             return ""
-        return f"sow, or swap sides: take over {PLAYER_NAMES[1 - state.to_move]}'s row and let the other player move"
+        side = state.to_move
+        if state.pie == SWAPPED:
+            return f"the sides are swapped: sow {PLAYER_NAMES[side]}'s row, holes {ROW * side}–{ROW * side + ROW - 1}"
+        return f"sow, or swap sides: take over {PLAYER_NAMES[1 - side]}'s row and let the other player move"
 
     def cell_name(self, cell: int) -> str:
         return f"hole {cell}"
