@@ -225,7 +225,7 @@ OPTION_STUDIES: dict[str, OptionStudy] = {
     "cross_endodoi": OptionStudy(
         {}, "expert:iterations=10000", 100,
         {"seeds_per_hole=6": {"seeds_per_hole": 6}, "skip_origin": {"skip_origin": True},
-         "first_player=1": {"first_player": 1}},
+         "first_player=1": {"first_player": 1}, "pie_rule": {"pie_rule": True}},
     ),
     "sinomilia": OptionStudy({}, "expert:iterations=200", 100, {"first_player=1": {"first_player": 1}},
                              {"round_cap": _CAP}),

@@ -25,6 +25,8 @@ POSITIONS = [
     ("cross_endodoi", {}, 0, False),
     ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True}, 7, False),
     ("cross_endodoi", {"first_player": 1}, 25, False),
+    ("cross_endodoi", {"pie_rule": True}, 0, False),  # the swap a move ahead
+    ("cross_endodoi", {"pie_rule": True, "first_player": 1}, 1, False),  # the swap offered at the root
     ("sygo", {"size": 5}, 0, False),
     ("sygo", {"size": 5}, 9, True),
     ("sygo", {"size": 4, "balancing": False}, 6, True),
@@ -170,6 +172,7 @@ def test_mt19937_shuffles_as_random_shuffle(seed):
 CONFIGS = [
     ("cross_endodoi", {}),
     ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True}),
+    ("cross_endodoi", {"pie_rule": True}),
     ("sygo", {"size": 5}),
     ("sygo", {"size": 4, "balancing": False}),
     ("sygo", {"size": 7}),

@@ -36,7 +36,9 @@ def test_menus_list_games_by_their_rank_then_by_name(monkeypatch):
 
 
 def test_unknown_option_names_the_valid_ones():
-    with pytest.raises(RulesError, match="valid options: seeds_per_hole, skip_origin, first_player, max_laps"):
+    with pytest.raises(
+        RulesError, match="valid options: seeds_per_hole, skip_origin, first_player, pie_rule, max_laps"
+    ):
         load_game("cross_endodoi", seeds=6)
 
 

@@ -10,11 +10,13 @@ from tabletop_lab import PositionError, list_games, load_game
 from tabletop_lab.fuzz import CATEGORIES, MESSAGE_LIMIT, fuzz_game
 
 GAMES = [g["name"] for g in list_games()]
+#: Every game under its defaults, and rules whose positions and moves have more to parse.
+FUZZED = [(name, {}) for name in GAMES] + [("cross_endodoi", {"pie_rule": True})]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_every_game_handles_malformed_input(name, capsys):
-    counts = fuzz_game(load_game(name), seed=8)
+@pytest.mark.parametrize(("name", "options"), FUZZED, ids=[f"{n}-{'-'.join(o) or 'default'}" for n, o in FUZZED])
+def test_every_game_handles_malformed_input(name, options, capsys):
+    counts = fuzz_game(load_game(name, **options), seed=8)
     expected = [c for c in CATEGORIES if c != "notation" or load_game(name).info.has_notation]
     assert list(counts) == expected
     for category, figures in counts.items():
@@ -22,7 +24,7 @@ def test_every_game_handles_malformed_input(name, capsys):
         assert figures["handled"] == figures["tried"], category
     with capsys.disabled():
         shown = ", ".join(f"{c} {f['handled']}/{f['tried']}" for c, f in counts.items())
-        print(f"\nfuzz {name} (handled/tried): {shown}")
+        print(f"\nfuzz {load_game(name, **options)!r} (handled/tried): {shown}")
 
 
 # ----------------------------------------------------------------------------- the stage finds faults

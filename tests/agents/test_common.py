@@ -37,6 +37,9 @@ def positions():
         "cross_mid_game": mid_game,
         "cross_after_3_moves": played,
         "cross_6_seeds": load_game("cross_endodoi", seeds_per_hole=6, first_player=1).new_initial_state(),
+        "cross_pie_offered": load_game("cross_endodoi", pie_rule=True).state_from_notation(  # the swap is legal
+            "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 offered"
+        ),
         "nim_mid_turn": mid_turn,
         "draw_trap": load_game("test_draw_trap").new_initial_state(),
     }

@@ -18,7 +18,7 @@ from tabletop_lab.agents.alphabeta import _CompiledSearch
 from tabletop_lab.compiled_alphabeta import EPS, HEURISTIC_LIMIT, PLY_COST
 from tabletop_lab.kernels import use_kernels
 
-CONFIGS = [{}, {"seeds_per_hole": 6, "skip_origin": True}, {"first_player": 1}]
+CONFIGS = [{}, {"seeds_per_hole": 6, "skip_origin": True}, {"first_player": 1}, {"pie_rule": True}]
 BUDGETS = [{"depth": 1}, {"depth": 5}, {"depth": 9}, {"nodes": 1}, {"nodes": 700}, {"nodes": 5000}]
 
 
@@ -49,7 +49,7 @@ def searched(state, seed, budget, compiled):
 @pytest.mark.parametrize("budget", BUDGETS, ids=lambda b: f"{next(iter(b))}={next(iter(b.values()))}")
 def test_the_compiled_search_is_the_python_search(options, budget):
     compared = 0
-    for seed, n_actions in enumerate((0, 6, 14, 22, 30, 38)):  # from the opening to endgames
+    for seed, n_actions in enumerate((0, 6, 14, 22, 30, 38, 1)):  # from the opening to endgames, then the reply
         state = position(options, n_actions, seed)
         if state is None:
             continue

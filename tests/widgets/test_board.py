@@ -397,3 +397,17 @@ def test_the_pause_button_pauses_and_resumes_the_agents():
     assert len(board.state.history()) == before + 1 and board.agent_button.tooltip
     board.pause_button.click()
     assert not board.session.paused and board.state.is_terminal()  # resumed: they play it out
+
+
+def test_under_the_pie_rule_the_swap_is_a_button_at_its_moment():
+    board = Board(load_game("cross_endodoi", pie_rule=True))
+    assert board.action_buttons.children == ()  # no swap before the first move
+    board.click_cell(1)
+    assert [b.description for b in board.action_buttons.children] == ["swap sides"]
+    assert "swap sides" in board.status.value
+    board.press("swap sides")
+    assert board.state.notation() == "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 swapped" and board.state.current_player() == 0
+    assert board.action_buttons.children == () and board.errors.text == ""
+    assert board.status.value == "South to move: the sides are swapped: sow North's row, holes 6–11"
+    board.click_cell(7)  # the first player sows North's row now
+    assert board.state.history_strings() == ["1", "swap", "7"]

@@ -94,7 +94,7 @@ def test_the_study_shell_offers_every_game_with_its_options_and_seats():
     panel = SimulationPanel(choose_game=True)
     assert panel.game_picker in panel.children
     assert "cross_endodoi" in [value for _, value in panel.game_picker.options]
-    assert set(panel.option_controls) == {"seeds_per_hole", "skip_origin", "first_player"}
+    assert set(panel.option_controls) == {"seeds_per_hole", "skip_origin", "first_player", "pie_rule"}
     assert [p.description for p in panel.seat_pickers] == ["Agent 1 (South first)", "Agent 2 (North first)"]
     panel.seats.value = "fixed"
     assert [p.description for p in panel.seat_pickers] == ["South", "North"]

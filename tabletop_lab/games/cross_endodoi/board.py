@@ -2,7 +2,8 @@
 
 Cells are hole indices 0..11 (see ``render.hole_at``). Hovering over a legal hole previews
 the move: the counts it leaves (``now→after``) and its laps, dashed. An agent's move is
-animated a lap at a time from ``render.sowing_frames``.
+animated a lap at a time from ``render.sowing_frames``. The pie rule's swap has no hole: it is
+a button.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from typing import Any
 from ...board_adapter import BoardAdapter, subsample
 from ...errors import ActionError
 from . import render
-from .rules import CrossEndodoiState, LapLimitError
+from .rules import OFFERED, PLAYER_NAMES, ROW, SWAP, SWAPPED, CrossEndodoiState, LapLimitError
 
 __all__ = ["Adapter"]
 
 
 class Adapter(BoardAdapter):
-    """Holes are cells; ``action_cells`` of hole h is ``(h,)``."""
+    """Holes are cells; ``action_cells`` of hole h is ``(h,)``, of the swap ``()`` (a button)."""
 
     figsize = render.FIGSIZE
     phrases = (
@@ -67,8 +68,21 @@ class Adapter(BoardAdapter):
     def cell_xy(self, cell: int) -> tuple[float, float]:
         return render.hole_xy(cell)
 
-    def action_cells(self, state, action: int) -> tuple[int]:
-        return (action,)
+    def action_cells(self, state, action: int) -> tuple[int, ...]:
+        return () if action == SWAP else (action,)
+
+    def button_label(self, state, action: int) -> str:
+        return "swap sides"
+
+    def status_note(self, state: CrossEndodoiState) -> str:
+        """Under the pie rule (rule 2.5): at the offer, that the swap is there and what it does;
+        after a swap, which row the player to move sows (the seats keep their names)."""
+        if state.is_terminal() or state.pie not in (OFFERED, SWAPPED):
+            return ""
+        side = state.to_move
+        if state.pie == SWAPPED:
+            return f"the sides are swapped: sow {PLAYER_NAMES[side]}'s row, holes {ROW * side}–{ROW * side + ROW - 1}"
+        return f"sow, or swap sides: take over {PLAYER_NAMES[1 - side]}'s row and let the other player move"
 
     def cell_name(self, cell: int) -> str:
         return f"hole {cell}"
@@ -83,6 +97,8 @@ class Adapter(BoardAdapter):
 
     def preview(self, state: CrossEndodoiState, action: int) -> tuple[CrossEndodoiState | None, str]:
         """The position after sowing ``action``, and its laps and capture in words."""
+        if action == SWAP:
+            return state.child(action), f"swap: take over {PLAYER_NAMES[1 - state.to_move]}'s row; the board stays"
         try:
             after = state.child(action)
         except LapLimitError as exc:
@@ -96,7 +112,9 @@ class Adapter(BoardAdapter):
 
     def frames(self, state, action: int, max_frames: int, *, fine: bool = True) -> list[render.SowingFrame]:
         """Seed by seed when ``fine``, else the start, the end of each lap and the capture;
-        thinned evenly to ``max_frames``."""
+        thinned evenly to ``max_frames``. A swap moves no seed: no frames."""
+        if action == SWAP:
+            return []
         frames = render.sowing_frames(state, action)
         if not fine:
             frames = [f for i, f in enumerate(frames) if f.event in ("start", "capture") or _ends_lap(frames, i)]

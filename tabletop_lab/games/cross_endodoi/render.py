@@ -34,7 +34,7 @@ from matplotlib.text import Text
 
 from ...board_adapter import wrap_title
 from ...fastdraw import StaticLayer, add_cached_text
-from .rules import NUM_HOLES, PLAYER_NAMES, ROW, CrossEndodoiState, MoveReport, lap_path
+from .rules import NUM_HOLES, OFFERED, PLAYER_NAMES, ROW, SWAPPED, CrossEndodoiState, MoveReport, lap_path
 
 __all__ = [
     "AXES_RECT",
@@ -233,9 +233,9 @@ class BoardView:
         for text in (*self._lap_labels, self._capture_mark):
             text.set_text("")
         holes, stores = (frame.holes, frame.stores) if frame is not None else (state.holes, state.stores)
-        mover = state.current_player()
-        for player, patch in enumerate(self.row_patches):
-            patch.set_facecolor(MOVER_ROW_FACE if player == mover and frame is None else ROW_FACE)
+        mover = None if state.is_terminal() else state.to_move  # the side to move, whoever plays it
+        for side, patch in enumerate(self.row_patches):
+            patch.set_facecolor(MOVER_ROW_FACE if side == mover and frame is None else ROW_FACE)
         self._draw_seeds(holes, stores)
         for h, text in enumerate(self.count_texts):
             _show_count(text, holes[h], preview.holes[h] if preview is not None else None)
@@ -325,14 +325,15 @@ class BoardView:
 
 
 def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> str:
-    """One line for the title: whose turn, the result, or what an animation frame shows.
+    """One line for the title: whose turn (the side to move, and where the pie rule's swap
+    stands), the result, or what an animation frame shows.
 
     >>> from tabletop_lab import load_game
     >>> status_text(load_game("cross_endodoi").new_initial_state())
     'South to move'
     """
     if frame is not None:
-        who = PLAYER_NAMES[state.current_player()]
+        who = PLAYER_NAMES[state.to_move]
         if frame.event == "start":
             return f"{who} sows hole {frame.origin}"
         if frame.event == "capture":
@@ -341,13 +342,17 @@ def status_text(state: CrossEndodoiState, frame: SowingFrame | None = None) -> s
     if state.result() is not None:
         return result_words(state).removeprefix("Game over: ")
     text = f"{PLAYER_NAMES[state.to_move]} to move"
+    if state.pie == OFFERED:
+        text += f" (or swap sides and take over {PLAYER_NAMES[1 - state.to_move]})"
+    elif state.pie == SWAPPED:
+        text += " · sides swapped"
     last = last_move_text(state)
     return f"{text} · {last}" if last else text
 
 
 def result_words(state: CrossEndodoiState) -> str:
-    """The end in words (rule 2.4): who wins, the winner's score first, why play stopped, and
-    where the other side's seeds went.
+    """The end in words (rule 2.4): which side wins, the winner's score first, why play stopped,
+    and where the other side's seeds went (and, after a swap, that the sides were swapped).
 
     >>> from tabletop_lab import load_game
     >>> result_words(load_game("cross_endodoi").load_position("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0"))
@@ -357,12 +362,14 @@ def result_words(state: CrossEndodoiState) -> str:
     if result is None:
         raise ValueError("cross_endodoi: the game is not over, so it has no result to word")
     stuck, other = state.to_move, 1 - state.to_move
-    scores = result.scores
+    scores = [result.scores[state.seat_of(side)] for side in (0, 1)]  # by side
     if result.is_draw:
         head = f"a draw, {scores[0]}–{scores[1]}"
     else:
-        winner = result.winners[0]
+        winner = state.seat_of(result.winners[0])  # the winner's side
         head = f"{PLAYER_NAMES[winner]} wins, {scores[winner]}–{scores[1 - winner]}"
+    if state.pie == SWAPPED:
+        head += " (sides swapped: North's seat played South)"
     why = f"{PLAYER_NAMES[stuck]} has no seeds left to sow"
     left = sum(state.holes)
     if left:

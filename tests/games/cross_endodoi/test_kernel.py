@@ -3,7 +3,8 @@
 Every kernel game must be the game the Python engine plays from the same random streams:
 same actions (checked one by one on a sample), same final position, same length, same
 result. 10^5 games over every rules config run through both; rollouts from positions met in
-play and from arbitrary positions (long laps, both origins) give the same values and streams.
+play and from arbitrary positions (long laps, both origins, every stage of the pie rule's swap)
+give the same values and streams.
 """
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from hypothesis import strategies as st
 
 from tabletop_lab import load_game
 from tabletop_lab.games.cross_endodoi import LapLimitError
+from tabletop_lab.games.cross_endodoi.rules import PIE_STAGES, SWAP
 from tabletop_lab.kernels import CUT, FINISHED, REPLAY, playout_kernel, random_rollout
 from tests.kernel_reference import reference_game
 
 pytest.importorskip("numba", reason="the kernels need numba (a dependency of tabletop-lab)")
 
 CONFIGS = [
-    {"seeds_per_hole": n, "skip_origin": skip, "first_player": first}
-    for n, skip, first in itertools.product((3, 6), (False, True), (0, 1))
+    {"seeds_per_hole": n, "skip_origin": skip, "first_player": first, "pie_rule": pie}
+    for n, skip, first, pie in itertools.product((3, 6), (False, True), (0, 1), (False, True))
 ]
-GAMES_PER_CONFIG = 12_500  # 8 configs: 10^5 games
+GAMES_PER_CONFIG = 6_250  # 16 configs: 10^5 games
 CAP = 1000
 
 
@@ -64,11 +66,14 @@ def test_every_kernel_game_is_the_engines_game(options):
 def test_kernel_actions_are_the_engines_actions(options):
     game = load_game("cross_endodoi", **options)
     kernel = kernel_of(game)
+    swaps = 0
     for streams in seeds(200, 7):
         recorded = kernel.recorded_game(game.new_initial_state(), streams, CAP)
         state = python_game(game, streams)
         assert recorded.actions == state.history()
         assert recorded.played.final[0].decode() == state.notation()
+        swaps += SWAP in recorded.actions
+    assert (swaps > 0) == options["pie_rule"]  # random play swaps about one game in seven
 
 
 def test_games_cut_at_max_actions_stop_there():
@@ -125,17 +130,21 @@ def test_rollouts_match_the_python_rollout(options):
     holes=st.lists(st.integers(0, 30), min_size=12, max_size=12),
     to_move=st.integers(0, 1),
     skip_origin=st.booleans(),
+    pie=st.sampled_from([None, *PIE_STAGES]),
     stream=st.integers(0, 2**64 - 1),
 )
-def test_rollouts_match_from_arbitrary_positions(holes, to_move, skip_origin, stream):
-    """Piles of 12 to 30 seeds sow whole rounds: the kernel's round arithmetic meets the engine's."""
+def test_rollouts_match_from_arbitrary_positions(holes, to_move, skip_origin, pie, stream):
+    """Piles of 12 to 30 seeds sow whole rounds: the kernel's round arithmetic meets the engine's;
+    under the pie rule (``pie`` the swap's stage; ``None``: no pie rule) the swap and the sides'
+    owners too."""
     total = sum(holes)
     seeds_per_hole = 3 if total <= 36 else 6
     if total > 72:
         holes = [h * 72 // total for h in holes]
     stores = [12 * seeds_per_hole - sum(holes), 0]
-    game = load_game("cross_endodoi", seeds_per_hole=seeds_per_hole, skip_origin=skip_origin)
-    state = game.state_from_dict({"game": "cross_endodoi", "holes": holes, "stores": stores, "to_move": to_move})
+    game = load_game("cross_endodoi", seeds_per_hole=seeds_per_hole, skip_origin=skip_origin, pie_rule=pie is not None)
+    position = {"game": "cross_endodoi", "holes": holes, "stores": stores, "to_move": to_move}
+    state = game.state_from_dict(position if pie is None else {**position, "pie": pie})
     expected = random_rollout(state.clone(), 40, stream)
     assert kernel_of(game).rollout(state, 40, stream) == expected
 

@@ -361,3 +361,153 @@ def test_engine_matches_the_literal_reference(position, choice):
     assert all(lap.relay for lap in report.laps[:-1]) and not report.laps[-1].relay
     # the engine's trace of the move, which drawings and animations show seed by seed
     assert [(lap.origin, lap.seeds, lap_path(lap.origin, lap.seeds, skip)) for lap in report.laps] == expected[2]
+
+
+# --- the pie rule (rule 2.5, Decisions 13 and 14) ------------------------------------------------
+
+PIE = load_game("cross_endodoi", pie_rule=True)
+#: Spec 5.1's example: South opened with 1, and North may swap now.
+OFFER = "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 offered"
+
+
+def test_the_swap_is_offered_once_right_after_the_first_move():
+    state = PIE.new_initial_state()
+    assert state.notation() == "3,3,3,3,3,3/3,3,3,3,3,3 0-0 0 first" and "swap" not in state.legal_moves()
+    state.apply_move("1")
+    assert state.notation() == OFFER
+    assert state.legal_moves() == ["7", "8", "9", "10", "11", "swap"] and state.legal_actions()[-1] == 12
+    declined = state.child(state.string_to_action("7"))
+    assert declined.notation().endswith(" kept") and "swap" not in declined.legal_moves()
+    declined.apply_move(declined.legal_moves()[0])
+    assert declined.notation().endswith(" kept") and "swap" not in declined.legal_moves()
+
+
+def test_the_swap_keeps_the_board_and_gives_the_first_player_the_other_side():
+    state = PIE.state_from_notation(OFFER)
+    assert state.current_player() == 1
+    state.apply_move("swap")
+    assert state.notation() == "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 swapped"
+    assert state.to_move == 1 and state.current_player() == 0  # North's side, now player 0's
+    assert state.legal_moves() == ["7", "8", "9", "10", "11"] and state.last_move is None
+    assert [state.seat_of(side) for side in (0, 1)] == [1, 0]
+    state.apply_move("7")
+    assert state.to_move == 0 and state.current_player() == 1 and state.notation().endswith(" swapped")
+
+
+def test_with_north_first_south_may_swap():
+    state = load_game("cross_endodoi", pie_rule=True, first_player=1).new_initial_state()
+    state.apply_move("6")
+    assert state.current_player() == 0 and state.legal_moves()[-1] == "swap"
+    state.apply_move("swap")
+    assert state.to_move == 0 and state.current_player() == 1  # North's first mover now sows South's row
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "rule"),
+    [
+        (GAME, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1", "only under the option pie_rule=true"),
+        (PIE, "3,3,3,3,3,3/3,3,3,3,3,3 0-0 0 first", "which is still to be made"),
+        (PIE, "5,1,0,4,4,0/0,5,5,5,2,0 0-5 0 kept", "the swap was declined"),
+        (PIE, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 swapped", "swapped already"),
+        (PIE, "0,0,0,0,0,0/1,2,0,0,0,3 20-10 0 offered", "game is over"),
+    ],
+)
+def test_a_swap_out_of_place_is_refused_naming_rule_2_5(game, position, rule):
+    state = game.state_from_notation(position)
+    with pytest.raises(IllegalActionError, match=rule) as refused:
+        state.apply_move("swap")
+    assert "(rule 2." in str(refused.value) and len(str(refused.value)) < 300
+    assert state.notation() == position and state.history() == []
+
+
+@pytest.mark.parametrize("text", ["Swap", "swap ", "swaps", "12"])
+def test_malformed_swaps(text):
+    with pytest.raises(ActionSyntaxError):
+        PIE.state_from_notation(OFFER).apply_move(text)
+
+
+def test_after_a_swap_each_player_scores_the_side_they_play():
+    # Spec 7.3's end, the sides swapped: South's side wins 20-16, and player 1 plays South.
+    state = PIE.state_from_notation("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0 swapped")
+    assert state.scores() == [16, 20] and state.result().winners == (1,) and state.returns() == [-1.0, 1.0]
+    kept = PIE.state_from_notation("0,0,0,0,0,0/1,2,0,0,0,3 20-10 0 kept")
+    assert kept.scores() == [20, 16] and kept.returns() == [1.0, -1.0]
+    ahead = PIE.state_from_notation("0,0,0,0,0,4/1,1,1,1,1,1 26-0 1 swapped")  # South's side 26 ahead
+    assert ahead.evaluate() == [-26 / 36, 26 / 36]
+
+
+def test_the_player_who_swapped_wins_with_the_side_taken_over():
+    state = PIE.state_from_notation("0,0,0,0,1,0/0,0,1,0,0,0 20-14 1 offered")
+    state.apply_move("swap")  # North's player takes South, 20 in store; the first player plays North
+    state.apply_move("8")  # 1 seed clockwise into empty hole 7: North captures hole 4's seed, 2 in all
+    assert state.is_terminal() and state.notation() == "0,0,0,0,0,0/0,0,0,0,0,0 20-16 0 swapped"
+    assert state.result().winners == (1,) and state.scores() == [16, 20]
+
+
+@pytest.mark.parametrize("stage", ["first", "offered", "kept", "swapped"])
+def test_positions_round_trip_with_their_stage(stage):
+    text = f"5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 {stage}"
+    state = PIE.state_from_notation(text)
+    assert state.notation() == text and state.pie == stage
+    data = json.loads(state.to_json())
+    assert list(data) == ["game", "holes", "stores", "to_move", "pie"] and data["pie"] == stage
+    again = PIE.state_from_json(state.to_json())
+    assert again == state and again.to_json() == state.to_json() and again.current_player() == state.current_player()
+    assert (PIE.state_from_notation(text.replace(stage, "kept")) == state) == (stage == "kept")  # the stage is in key()
+
+
+def test_spec_json_example_after_a_swap():
+    state = PIE.state_from_notation(OFFER)
+    state.apply_move("swap")
+    assert state.to_json() == (
+        '{"game":"cross_endodoi","holes":[5,1,0,4,4,4,0,4,4,4,1,5],"stores":[0,0],"to_move":1,"pie":"swapped"}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        (PIE, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1"),  # the stage is required
+        (PIE, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 declined"),
+        (PIE, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1  swapped"),
+        (PIE, "5,1,0,4,4,4/0,4,4,4,1,5 0-0 1 swapped "),
+        (GAME, OFFER),  # and refused without the option
+    ],
+)
+def test_malformed_pie_notation(game, text):
+    with pytest.raises(PositionError, match="notation"):
+        game.state_from_notation(text)
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "problem"),
+    [
+        (PIE, START, "missing key"),
+        (PIE, {**START, "pie": "declined"}, "field 'pie' must be one of first, offered, kept, swapped"),
+        (PIE, {**START, "pie": 1}, "field 'pie'"),
+        (GAME, {**START, "pie": "kept"}, "unknown key"),
+    ],
+)
+def test_malformed_pie_json(game, data, problem):
+    with pytest.raises(PositionError, match=problem):
+        game.state_from_dict(data)
+
+
+def test_a_recorded_game_with_a_swap_replays():
+    from tabletop_lab import GameRecord
+    from tabletop_lab.sim import play_game
+
+    record = next(r for seed in range(100) if "swap" in (r := play_game(PIE, ["random", "random"], seed=seed)).actions)
+    assert record.actions[1] == "swap"
+    again = GameRecord.from_json(record.to_json())
+    final = again.replay()
+    assert final.is_terminal() and final.notation().endswith(" swapped")
+    assert final.result().to_dict() == record.result and final.history_strings() == record.actions
+
+
+def test_greedy_takes_over_a_side_far_ahead():
+    from tabletop_lab.agents import make_agent
+
+    state = PIE.state_from_notation("0,0,0,0,0,4/1,1,1,1,1,1 26-0 1 offered")  # South's first move captured 26
+    for spec in ("greedy", "alphabeta:depth=2", "mcts:iterations=200", "expert:iterations=500"):
+        assert make_agent(spec, seed=1, game=PIE).choose_action(state) == 12, spec
