@@ -189,3 +189,10 @@ def test_hunger_first_refuses_other_values():
 
     with pytest.raises(RulesError, match="hunger_first"):
         load_game("capitals", hunger_first="black")
+
+
+def test_alternate_positions_owe_a_sacrifice_only_inside_an_epoch():
+    owing = {"pending_sacrifice": True, "altar_filled": [False, True, True, True]}
+    assert load(board(d5=0), ALTERNATE, cycle=9, **owing).legal_moves() == ["sacrifice a1", "sacrifice d5"]
+    with pytest.raises(PositionError, match="slot 0 of cycle 8 is not in a Hunger Epoch"):
+        load(board(d5=0), ALTERNATE, cycle=8, **owing)
