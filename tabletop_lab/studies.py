@@ -237,7 +237,7 @@ OPTION_STUDIES: dict[str, OptionStudy] = {
             ("synergy_adjacency", 4), ("transfers_per_turn", 0), ("transfers_per_turn", 2),
             ("pass_turn_cost", "removed"), ("pass_turn_chain", True), ("capital_entry", "final_square"),
             ("elimination_is_attack", False), ("sacrifice_from_ram", True), ("prisoner_placement", "fixed"),
-            ("altar_scoring", "winner_only"))}},
+            ("altar_scoring", "winner_only"), ("hunger_first", "alternate"))}},
         {"max_cycles": _CAP},
     ),
     "sygo": OptionStudy(

@@ -190,7 +190,7 @@ def test_huge_move_strings_are_short_syntax_errors(game, text):
         ("cross_endodoi", {"o" * 100_000: 1}, "unknown option"),
         ("capitals", {"nonexistent_option": 1}, "valid options: eliminated_slot, dismantle_top,"),
         ("capitals", {"max_cycle": 1}, "unknown option 'max_cycle' (did you mean max_cycles?)"),
-        ("capitals", {"o" * 1000: 1, "p" * 1000: 2}, "(16 in all; list_games() describes them)"),
+        ("capitals", {"o" * 1000: 1, "p" * 1000: 2}, "(17 in all; list_games() describes them)"),
     ],
     ids=short_id,
 )

@@ -191,6 +191,7 @@ CONFIGS = [
             "max_cycles": 3,
         },
     ),
+    ("capitals", {"hunger_first": "alternate", "pass_turn_chain": True}),
 ]
 
 

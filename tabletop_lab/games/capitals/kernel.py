@@ -10,7 +10,7 @@ legal actions in the engine's order, the ascending action ids: each kind of acti
 square by square in the order of the squares' names, which is the order of their strings.
 ``tests/games/capitals/test_kernel.py`` proves them equal to the engine game by game.
 
-Every rules config is supported: all sixteen options with all their values (any
+Every rules config is supported: all seventeen options with all their values (any
 ``transfers_per_turn`` and ``max_cycles``, or none); Capitals has no engine parameters and no
 safety guard that raises, so no game is left to the engine (no ``REPLAY``).
 """
@@ -147,7 +147,7 @@ _EVERYONE = 0b1111
 # The rules config as an int64 array (``_rules``).
 (_SKIP_SLOT, _KEEP_TOP, _IMMEDIATE, _END_ON_START, _RAM_AFTER_FRIENDLY, _RAM_JUMP, _ADJACENCY4, _TRANSFERS_MAX,
  _PASS_REMOVED, _PASS_CHAIN, _FINAL_SQUARE, _ELIMINATION_ATTACKS, _SACRIFICE_RAM, _FIXED, _WINNER_ONLY,
- _MAX_CYCLES) = range(16)  # fmt: skip
+ _MAX_CYCLES, _ALTERNATE_HUNGER) = range(17)  # fmt: skip
 
 # ----------------------------------------------------------------------------- tables
 
@@ -601,7 +601,7 @@ def _resolve(pos, rules, scratch):
     actor = pos[_ACTOR]
     captured, entered = scratch[_CAPTURED_N], scratch[_ENTERED_N]
     if captured:
-        hunger = pos[_CYCLE] % 4 == 0
+        hunger = _in_hunger(pos[_CYCLE], pos[_SLOT], rules)
         for i in range(captured):
             if hunger:
                 _push_altar(pos, actor, scratch[i])
@@ -694,7 +694,7 @@ def _after_releases(pos, rules, scratch):
     """The Hunger sacrifice (5.2), then the next turn (section 2, step 4)."""
     actor = pos[_ACTOR]
     passed = scratch[_PASSED]
-    if pos[_CYCLE] % 4 == 0 and not scratch[_ATTACKING] and not pos[_FILLED + actor]:
+    if _in_hunger(pos[_CYCLE], pos[_SLOT], rules) and not scratch[_ATTACKING] and not pos[_FILLED + actor]:
         if pos[_CAGE_N + actor]:
             _push_altar(pos, actor, _pop_cage(pos, actor))
             pos[_FILLED + actor] = 1
@@ -737,13 +737,17 @@ def _advance(pos, rules, passed):
         if slot == 4:
             slot = 0
             pos[_CYCLE] += 1
-            pos[_FILLED : _FILLED + 4] = 0
-            if rules[_MAX_CYCLES] >= 0 and pos[_CYCLE] > rules[_MAX_CYCLES]:
+            capped = rules[_MAX_CYCLES] >= 0 and pos[_CYCLE] > rules[_MAX_CYCLES]
+            if capped or not _epoch_tail(pos[_CYCLE], rules):
+                pos[_FILLED : _FILLED + 4] = 0
+            if capped:
                 pos[_SLOT] = 0
                 pos[_ACTOR] = 2 if pos[_ELIMINATED] and not rules[_SKIP_SLOT] else 0
                 pos[_WINNERS] = _EVERYONE
                 pos[_REASON] = 2
                 return
+        elif slot == 1 and _epoch_tail(pos[_CYCLE], rules):
+            pos[_FILLED : _FILLED + 4] = 0
         pos[_SLOT] = slot
         if not pos[_ELIMINATED + slot]:
             pos[_ACTOR] = slot
@@ -751,6 +755,20 @@ def _advance(pos, rules, passed):
         if not rules[_SKIP_SLOT]:
             pos[_ACTOR] = slot ^ 2
             return
+
+
+@internal
+def _in_hunger(cycle, slot, rules):
+    """``turn.in_hunger``: is ``slot`` of ``cycle`` inside a Hunger Epoch?"""
+    if not rules[_ALTERNATE_HUNGER] or cycle % 8 > 1:
+        return cycle % 4 == 0
+    return (cycle % 8 == 0 and slot > 0) or (cycle % 8 == 1 and cycle > 1 and slot == 0)
+
+
+@internal
+def _epoch_tail(cycle, rules):
+    """``turn._epoch_tail``: is slot 0 of ``cycle`` the end of an Epoch that Black opened?"""
+    return _in_hunger(cycle, 0, rules) and not _in_hunger(cycle, 1, rules)
 
 
 @internal
@@ -1099,6 +1117,7 @@ def _rules(game: CapitalsGame) -> np.ndarray:
             o["prisoner_placement"] == "fixed",
             o["altar_scoring"] == "winner_only",
             -1 if o["max_cycles"] is None else o["max_cycles"],
+            o["hunger_first"] == "alternate",
         ],
         np.int64,
     )

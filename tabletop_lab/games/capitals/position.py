@@ -174,7 +174,7 @@ def _check_turn(state: CapitalsState) -> None:
     if state.pending_sacrifice:
         problem = None
         if not state.is_hunger_cycle:
-            problem = f"cycle {cycle} is not a Hunger cycle"
+            problem = f"slot {slot} of cycle {cycle} is not in a Hunger Epoch"
         elif state.altar_filled[actor]:
             problem = f"the actor {actor}'s Altar is already filled this cycle"
         elif state.cages[actor]:

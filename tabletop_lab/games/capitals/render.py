@@ -117,7 +117,7 @@ def _points_words(state: CapitalsState, result, detail: bool = True) -> str:
 def status_text(state: CapitalsState) -> str:
     """The title: cycle, Hunger Epoch, and whose turn it is (or the result)."""
     data = state.snapshot()
-    cycle = f"Cycle {data['cycle']}" + (" · HUNGER EPOCH" if data["cycle"] % 4 == 0 else "")
+    cycle = f"Cycle {data['cycle']}" + (" · HUNGER EPOCH" if state.is_hunger_cycle else "")
     if state.result() is not None:
         return f"{cycle} · {result_words(state, detail=False).removeprefix('Game over: ')}"
     actor = data["actor"]
@@ -198,7 +198,7 @@ class BoardView:
             artist.remove()
         before = set(ax.patches) | set(ax.texts)
         data = state.snapshot()
-        hunger = data["cycle"] % 4 == 0
+        hunger = state.is_hunger_cycle
         selected, highlight = set(selected), set(highlight)
         for name in highlight | selected:
             colour = SELECTED if name in selected else TARGET

@@ -71,7 +71,7 @@ from .geometry import (
     unit_code,
 )
 from .position import read_position
-from .turn import CapitalsTurn, Chain
+from .turn import CapitalsTurn, Chain, in_hunger
 
 GAME_INFO = GameInfo(
     name="capitals",
@@ -158,6 +158,12 @@ class CapitalsGame(Game):
             choices=("each_team", "winner_only"),
         ),
         Option(
+            "hunger_first",
+            "white",
+            "who opens each Hunger Epoch, and so pays first: White always, or White and Black in turn",
+            choices=("white", "alternate"),
+        ),
+        Option(
             "max_cycles",
             200,
             "the game is a draw after this many cycles (null: no cap)",
@@ -175,7 +181,7 @@ class CapitalsGame(Game):
 
     @classmethod
     def harness_configs(cls) -> list[dict[str, Any]]:
-        """The defaults, every option changed at once, and a mix of the other values (2^16 is too many)."""
+        """The defaults, every option changed at once, and a mix of the other values (2^17 is too many)."""
         return [
             {},
             {
@@ -194,9 +200,11 @@ class CapitalsGame(Game):
                 "sacrifice_from_ram": True,
                 "prisoner_placement": "fixed",
                 "altar_scoring": "winner_only",
+                "hunger_first": "alternate",
                 "max_cycles": 15,
             },
             {"pass_turn_cost": "removed", "elimination_is_attack": False, "sacrifice_from_ram": True, "max_cycles": 15},
+            {"hunger_first": "alternate", "pass_turn_chain": True, "max_cycles": 30},
         ]
 
     @property
@@ -286,8 +294,10 @@ class CapitalsState(CapitalsTurn, State):
 
     @property
     def is_hunger_cycle(self) -> bool:
-        """Every fourth cycle (4, 8, 12, ...) is a Hunger cycle (section 2)."""
-        return self.cycle % 4 == 0
+        """Is the slot being played inside a Hunger Epoch: by default every fourth cycle (4, 8, 12,
+        ...); with ``hunger_first = "alternate"`` the Epochs of cycles 8, 16, ... start one slot
+        later (section 2)."""
+        return in_hunger(self.cycle, self.slot, self.game.options["hunger_first"])
 
     def has_synergy(self) -> bool:
         """The actor's ally is in play and one of the actor's units touches one of the ally's (4.1)."""

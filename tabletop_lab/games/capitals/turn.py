@@ -49,6 +49,26 @@ _STEPPABLE = tuple(tuple(c == 0 or (CONTROLLER[c] == a ^ 2 and not IS_RAM[c]) fo
 _FIRST_JUMPABLE = tuple(tuple(c != 0 and (TEAM_OF[c] == a & 1 or not IS_RAM[c]) for c in range(81)) for a in range(4))
 
 
+def in_hunger(cycle: int, slot: int, hunger_first: str) -> bool:
+    """Is ``slot`` of ``cycle`` inside a Hunger Epoch (section 2)? An Epoch that White opens is
+    cycle 4k's four slots, seats 0, 1, 2, 3. With ``hunger_first = "alternate"`` Black opens
+    every other Epoch, those of cycles 8, 16, 24, ...: such an Epoch starts a slot later, at slot
+    1 of cycle 8k, and ends with slot 0 of cycle 8k + 1, so its seats pay in the order 1, 2, 3, 0.
+
+    >>> in_hunger(4, 0, "alternate"), in_hunger(8, 0, "alternate"), in_hunger(9, 0, "alternate")
+    (True, False, True)
+    """
+    if hunger_first == "white" or cycle % 8 > 1:
+        return cycle % 4 == 0
+    return cycle % 8 == 0 and slot > 0 or cycle % 8 == 1 and cycle > 1 and slot == 0
+
+
+def _epoch_tail(cycle: int, hunger_first: str) -> bool:
+    """Is slot 0 of ``cycle`` the last slot of an Epoch that Black opened in the cycle before?
+    The Altar marks of that Epoch then last until slot 0 is over (5.2)."""
+    return in_hunger(cycle, 0, hunger_first) and not in_hunger(cycle, 1, hunger_first)
+
+
 class Chain:
     """A jump chain in progress: where it started and stands, what it jumped and captured."""
 
@@ -179,7 +199,7 @@ class CapitalsTurn:
             code = unit_code(OWNER[other], CONTROLLER[other], OWNER[code])
         board[target] = code
         self._last = (self.actor, STEP, (origin, target))
-        if CAPITAL_OWNER[target] < 0 and self.cycle % 4:  # the common case: nothing to resolve
+        if CAPITAL_OWNER[target] < 0 and not self.is_hunger_cycle:  # the common case: nothing to resolve
             self._advance(False)
         else:
             self._resolve([], self._entered([target], CONTROLLER[code]), passed=False)
@@ -277,7 +297,7 @@ class CapitalsTurn:
     def _resolve(self, captured: list[int], entered: list[int], passed: bool) -> None:
         actor = self.actor
         if captured:
-            if self.cycle % 4 == 0:
+            if self.is_hunger_cycle:
                 self.altars[actor].extend(captured)
                 self.altar_filled[actor] = True
             else:
@@ -351,7 +371,7 @@ class CapitalsTurn:
     def _after_releases(self, attacking: bool, passed: bool) -> None:
         """The Hunger sacrifice (5.2), the second win check, then the next turn (section 2, step 4)."""
         actor = self.actor
-        if self.cycle % 4 == 0 and not attacking and not self.altar_filled[actor]:
+        if self.is_hunger_cycle and not attacking and not self.altar_filled[actor]:
             cage = self.cages[actor]
             if cage:
                 self.altars[actor].append(cage.pop(0))
@@ -387,16 +407,21 @@ class CapitalsTurn:
             return
         self.extra_turn = False
         skip = self.game.options["eliminated_slot"] == "skip"
+        first = self.game.options["hunger_first"]
         while True:
             self.slot += 1
             if self.slot == 4:
                 self.slot = 0
                 self.cycle += 1
-                self.altar_filled = [False] * 4
-                if self._cap is not None and self.cycle > self._cap:
+                capped = self._cap is not None and self.cycle > self._cap
+                if capped or not _epoch_tail(self.cycle, first):  # an Epoch's marks last to its end (5.2)
+                    self.altar_filled = [False] * 4
+                if capped:
                     self.actor = self._slot_actor(0)
                     self._outcome = ((0, 1, 2, 3), "cap", True)
                     return
+            elif self.slot == 1 and _epoch_tail(self.cycle, first):
+                self.altar_filled = [False] * 4
             if not self.eliminated[self.slot]:
                 self.actor = self.slot
                 return

@@ -136,3 +136,63 @@ def test_releases_oldest_first_and_controlled_by_owner_or_ally():
     state.apply_move("release f2")
     here = units(state)
     assert here["f1"] == (2, 0, None) and here["f2"] == (0, 0, None)
+
+
+# hunger_first = "alternate" (section 2, Decision 27): Black opens the Epochs of cycles 8, 16, ...
+
+ALTERNATE = {"hunger_first": "alternate"}
+QUIET = board(d4=0, e4=1, d5=2, e5=3)  # each player has a piece that can step without capturing
+
+
+@pytest.mark.parametrize("cycle, slot, hunger", [(4, 0, True), (4, 3, True), (5, 0, False), (8, 0, False),
+                                                 (8, 1, True), (8, 3, True), (9, 0, True), (9, 1, False),
+                                                 (1, 0, False), (16, 0, False), (17, 0, True), (12, 0, True)])  # fmt: skip
+def test_alternate_epochs_of_cycles_8_16_run_from_slot_1_to_the_next_slot_0(cycle, slot, hunger):
+    state = load(QUIET, ALTERNATE, cycle=cycle, slot=slot, actor=slot)
+    assert state.is_hunger_cycle == hunger
+    assert load(QUIET, cycle=cycle, slot=slot, actor=slot).is_hunger_cycle == (cycle % 4 == 0)
+
+
+def test_alternate_black_pays_first_in_cycle_8_and_white_last_in_cycle_9():
+    state = load(QUIET, ALTERNATE, cycle=8, cages=[[1], [0], [3], [2]])
+    for move, payer in [("step d4 c4", None), ("step e4 f4", 1), ("step d5 d6", 2), ("step e5 f5", 3)]:
+        state.apply_move(move)
+        paid = [p for p in range(4) if state.altars[p]]
+        assert paid == ([] if payer is None else list(range(1, payer + 1)))
+    assert (state.cycle, state.slot) == (9, 0)
+    assert state.altar_filled == [False, True, True, True]  # the Epoch's marks last to its end
+    state.apply_move("step c4 c5")
+    assert state.altars == [[1], [0], [3], [2]] and state.altar_filled == [False] * 4  # wiped after slot 0
+    state.apply_move("step f4 g4")
+    assert state.cages[1] == [] and state.altars[1] == [0]  # cycle 9's slot 1 is no longer Hunger
+
+
+def test_alternate_leaves_the_epoch_of_cycle_4_to_white():
+    state = load(QUIET, ALTERNATE, cycle=4, cages=[[1], [0], [3], [2]])
+    state.apply_move("step d4 c4")
+    assert state.altars[0] == [1] and state.altar_filled[0]
+
+
+def test_alternate_extra_turn_in_the_epochs_last_slot_owes_no_second_sacrifice():
+    pieces = board(d4=0, e5=2, g5=1)  # d4 and e5 touch: Synergy
+    state = load(pieces, ALTERNATE, cycle=9, cages=[[1], [], [], []], altar_filled=[False, True, True, True],
+                 altars=[[], [0], [3], [0]])  # fmt: skip
+    state.apply_move("pass-turn")  # its price fills player 0's Altar
+    assert state.current_player() == 2 and state.extra_turn
+    state.apply_move("step e5 e6")
+    assert state.altars[2] == [3] and not state.pending_sacrifice  # player 2 paid in cycle 8 already
+    assert (state.slot, state.altar_filled) == (1, [False] * 4)
+
+
+def test_hunger_first_refuses_other_values():
+    from tabletop_lab import RulesError, load_game
+
+    with pytest.raises(RulesError, match="hunger_first"):
+        load_game("capitals", hunger_first="black")
+
+
+def test_alternate_positions_owe_a_sacrifice_only_inside_an_epoch():
+    owing = {"pending_sacrifice": True, "altar_filled": [False, True, True, True]}
+    assert load(board(d5=0), ALTERNATE, cycle=9, **owing).legal_moves() == ["sacrifice a1", "sacrifice d5"]
+    with pytest.raises(PositionError, match="slot 0 of cycle 8 is not in a Hunger Epoch"):
+        load(board(d5=0), ALTERNATE, cycle=8, **owing)

@@ -3,7 +3,7 @@
 Every kernel game must be the game the Python engine plays from the same random streams: same
 actions (checked one by one on a sample), same final position (canonical JSON, or the turn's
 snapshot for a game cut mid-turn), same turns, moves and actions, same scores, winners and
-outcome. 7,500 games run through both over 21 rules configs (the harness configs and every
+outcome. 8,100 games run through both over 23 rules configs (the harness configs and every
 option's other values one at a time): a random Capitals game costs the engine about 2.5 ms
 (180 actions), so 10^5 games would take minutes; the whole file takes about 35 s of CPU (some
 15 s more when numba has to compile the kernel first). Rollouts from positions met in play
@@ -49,11 +49,12 @@ ONE_CHANGE = [
     {"sacrifice_from_ram": True},
     {"prisoner_placement": "fixed"},
     {"altar_scoring": "winner_only"},
+    {"hunger_first": "alternate"},
     {"max_cycles": None},
     {"max_cycles": 30},
 ]
 CONFIGS = HARNESS + ONE_CHANGE
-GAMES = {0: 1500}  # the default rules get more games; 300 for each other config: 7,500 in all
+GAMES = {0: 1500}  # the default rules get more games; 300 for each other config: 8,100 in all
 CAP = 20_000
 
 

@@ -20,6 +20,7 @@ OPTION_VALUES = {
     "pass_turn_chain": [False, True],
     "capital_entry": ["any_landing", "final_square"],
     "sacrifice_from_ram": [False, True],
+    "hunger_first": ["white", "alternate"],
 }
 
 

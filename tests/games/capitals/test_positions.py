@@ -65,7 +65,7 @@ CASES = [
     ("actor", lambda d: d.update(actor=2), {}, "actor 2 does not match slot 0"),
     ("extra turn actor", lambda d: d.update(actor=0, extra_turn=True), {}, "in an extra turn"),
     ("transfers", lambda d: d.update(transfers=2), {}, "exceeds transfers_per_turn"),
-    ("sacrifice not hunger", lambda d: d.update(pending_sacrifice=True), {}, "not a Hunger cycle"),
+    ("sacrifice not hunger", lambda d: d.update(pending_sacrifice=True), {}, "not in a Hunger Epoch"),
     ("sacrifice altar filled", lambda d: d.update(pending_sacrifice=True), {"cycle": 4, "altar_filled": [True] * 4},
      "Altar is already filled"),
     ("sacrifice cage", lambda d: (d.update(pending_sacrifice=True), d["cages"][0].append(1),
