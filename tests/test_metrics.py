@@ -243,7 +243,8 @@ REPLAYED = [("sygo", {"size": 9}, 40), ("sygo", {"size": 19}, 6), ("capitals", {
 def test_repetition_and_coverage_are_the_engines_replay_of_every_game(name, options, n_games, monkeypatch):
     game = load_game(name, **options)
     df = simulate(game, ["random"] * game.num_players, n_games, seed=6, progress=False, record_actions=True)
-    card = report_card(df, seed=1, metrics=["repetition", "coverage"], resamples=50).set_index("metric")
+    asked = {"seed": 1, "metrics": ["repetition", "coverage"], "resamples": 50}
+    card = report_card(df, **asked).set_index("metric")
     repeated, covered = [], []
     for actions in df["actions"][~df["hit_cap"]]:  # the engine's states, as the card read them before its hook
         keys, masks = zip(*[(s.key(), s.occupied_sites()) for s in replay_actions(game, actions) if not s.mid_turn()])
@@ -254,7 +255,7 @@ def test_repetition_and_coverage_are_the_engines_replay_of_every_game(name, opti
     if covered:
         assert card.loc["coverage", "value"] == np.mean(covered)
     monkeypatch.setattr(type(game), "recorded_positions", Game.recorded_positions)  # the engine's replay
-    pd.testing.assert_frame_equal(card.reset_index(), report_card(df, seed=1, metrics=["repetition", "coverage"], resamples=50))
+    pd.testing.assert_frame_equal(card.reset_index(), report_card(df, **asked))
 
 
 def test_the_state_space_bounds_count_what_they_say():
