@@ -246,7 +246,8 @@ def report_card(
     left out with a note in ``card.attrs["notes"]`` saying what to record: ``record_actions=True``
     (branching, decisions, game tree), ``evaluator="evaluate"`` (the value metrics), and, for
     repetition and coverage, the actions and ``replay=True`` (which replays every completed game
-    in Python, by ``Game.recorded_positions``). Raises ``ValueError`` for an unknown metric or a frame ``simulate`` did not make.
+    in Python, by ``Game.recorded_positions``). Raises ``ValueError`` for an unknown metric or
+    a frame ``simulate`` did not make.
     """
     names = _metric_names(metrics, resamples)
     plan = _card_plan(df, names, replay)
