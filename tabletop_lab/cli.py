@@ -489,7 +489,8 @@ def _interval(result: dict) -> str:
 
 def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, Any]]:
     """Random-play speed (the bare loop, then through ``simulate``), the report card's speed on
-    recorded games and MCTS speed, on the reference path (Python engine) and, where the game has a kernel, the compiled one."""
+    recorded games and MCTS speed, on the reference path (Python engine) and, where the game
+    has a kernel, the compiled one."""
     from . import bench
 
     rows = []
