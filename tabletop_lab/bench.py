@@ -19,7 +19,7 @@ from .core import Game
 from .kernels import playout_kernel, use_kernels
 from .streams import choice_index, next_draw
 
-__all__ = ["RandomRate", "random_play", "simulate_rate", "mcts_rate"]
+__all__ = ["RandomRate", "random_play", "simulate_rate", "report_card_seconds", "mcts_rate"]
 
 
 class RandomRate(NamedTuple):
@@ -74,6 +74,32 @@ def simulate_rate(game: Game, n_games: int, *, compiled: bool, workers: int = 1)
         started = time.perf_counter()
         simulate(game, ["random"] * game.num_players, n_games, progress=False, workers=workers)
         return n_games / (time.perf_counter() - started)
+
+
+def report_card_seconds(game: Game, seconds: float, *, compiled: bool) -> float | None:
+    """Seconds ``stats.report_card`` takes over 1,000 recorded random games (docs/metrics.md,
+    Speed), the replay for repetition and coverage included: the games ``simulate`` records on
+    this path with actions and evaluations in about ``seconds`` (at least 4), repeated to make
+    1,000 rows (each row costs the card what its game costs)."""
+    import pandas as pd
+
+    from .sim import simulate
+    from .stats import report_card
+
+    if compiled and playout_kernel(game) is None:
+        return None
+    agents = ["random"] * game.num_players
+    record = {"progress": False, "record_actions": True, "evaluator": "evaluate"}
+    with _kernels(compiled):
+        simulate(game, agents, 1, **record)  # compile or load the recording before the clock runs
+        started = time.perf_counter()
+        simulate(game, agents, 4, seed=1, **record)
+        n_games = min(1000, max(4, round(4 * seconds / (time.perf_counter() - started))))
+        df = simulate(game, agents, n_games, seed=2, **record)
+        df = pd.concat([df] * (1000 // n_games + 1), ignore_index=True).iloc[:1000]
+        started = time.perf_counter()
+        report_card(df)
+        return time.perf_counter() - started
 
 
 def mcts_rate(game: Game, seconds: float, iterations: int, *, compiled: bool) -> float | None:

@@ -323,7 +323,7 @@ def _parser() -> argparse.ArgumentParser:
     lad.set_defaults(command=_ladder, name="ladder")
 
     bench = commands.add_parser(
-        "bench", help="measure random play and MCTS speed in one process, reference and compiled paths"
+        "bench", help="measure random play, report-card and MCTS speed in one process, reference and compiled paths"
     )
     bench.add_argument("--game", help="one game (default: every game)")
     bench.add_argument("--seconds", type=float, default=2.0, help="seconds per measure (default 2)")
@@ -488,8 +488,9 @@ def _interval(result: dict) -> str:
 
 
 def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, Any]]:
-    """Random-play speed (the bare loop, then through ``simulate``) and MCTS speed, on the
-    reference path (Python engine) and, where the game has a kernel, the compiled one."""
+    """Random-play speed (the bare loop, then through ``simulate``), the report card's speed on
+    recorded games and MCTS speed, on the reference path (Python engine) and, where the game
+    has a kernel, the compiled one."""
     from . import bench
 
     rows = []
@@ -508,6 +509,7 @@ def _bench_game(game: Game, seconds: float, iterations: int) -> list[dict[str, A
                 "actions/s": f"{rate.actions_per_s:,.0f}",
                 "actions/game": f"{rate.actions_per_game:.1f}",
                 "simulate() games/s": f"{bench.simulate_rate(game, n_games, compiled=compiled):,.0f}",
+                "report_card() s/1,000 games": f"{bench.report_card_seconds(game, seconds, compiled=compiled):.2f}",
                 f"MCTS sims/s ({iterations}/move)": "n/a (no kernel)" if mcts is None else f"{mcts:,.0f}",
             }
         )

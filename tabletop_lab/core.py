@@ -32,7 +32,7 @@ import importlib
 import importlib.util
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from .errors import ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError, excerpt
@@ -190,6 +190,20 @@ class Game:
         """An upper bound on the number of positions under these rules, as log10 (Ludii's
         StateSpaceComplexity is such a bound); ``None`` (the default) when the game gives none."""
         return None
+
+    def recorded_positions(self, actions: Iterable[int]) -> Iterator[tuple[Hashable, int | None]]:
+        """``(State.key(), State.occupied_sites())`` of each position of a recorded game (a
+        ``simulate`` row's ``actions``): the initial state, then the state after each action
+        that ends a move, for repetition and coverage. This default replays the actions in the
+        engine, which checks each one (an illegal action raises ``IllegalActionError``); a game
+        whose engine is slow at that may override it with a quicker way to the same values
+        (Sygo's ``replay.positions``)."""
+        state = self.new_initial_state()
+        yield state.key(), state.occupied_sites()
+        for action in actions:
+            state.apply_action(int(action))
+            if not state.mid_turn():
+                yield state.key(), state.occupied_sites()
 
     @property
     def game_type(self) -> GameType:

@@ -246,14 +246,13 @@ def report_card(
     left out with a note in ``card.attrs["notes"]`` saying what to record: ``record_actions=True``
     (branching, decisions, game tree), ``evaluator="evaluate"`` (the value metrics), and, for
     repetition and coverage, the actions and ``replay=True`` (which replays every completed game
-    in Python). Raises ``ValueError`` for an unknown metric or a frame ``simulate`` did not make.
+    in Python, by ``Game.recorded_positions``). Raises ``ValueError`` for an unknown metric or
+    a frame ``simulate`` did not make.
     """
-    from .sim.frame import replay_actions  # sim imports stats: imported here, not above
-
     names = _metric_names(metrics, resamples)
     plan = _card_plan(df, names, replay)
     game, seats, done, wanted, notes, bound = plan.game, plan.seats, plan.done, plan.wanted, plan.notes, plan.bound
-    columns = _per_game_columns(df, game, seats, done, wanted, replay_actions)
+    columns = _per_game_columns(df, game, seats, done, wanted)
     means = _bootstrap_means(columns, resamples, seed) if columns else {}
     low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
     rows = []
@@ -307,7 +306,7 @@ def compare_variants(
     difference. ``n`` counts the pairs where at least one variant gives the metric a value.
     Raises ``ValueError`` for frames of different games, counts or seeds.
     """
-    from .sim.frame import frame_game, replay_actions  # sim imports stats: imported here, not above
+    from .sim.frame import frame_game  # sim imports stats: imported here, not above
 
     names = _metric_names(metrics, resamples)
     _check_paired(df_a, df_b)
@@ -322,7 +321,7 @@ def compare_variants(
     columns = {}
     for side, df in (("a", df_a), ("b", df_b)):
         plan = plans[side]
-        found = _per_game_columns(df, plan.game, plan.seats, plan.done, wanted, replay_actions, rates=True)
+        found = _per_game_columns(df, plan.game, plan.seats, plan.done, wanted, rates=True)
         columns.update({f"{side}/{key}": values for key, values in found.items()})
     means = _bootstrap_means(columns, resamples, seed) if columns else {}
     low_q, high_q = 50 * (1 - confidence), 50 * (1 + confidence)
@@ -449,7 +448,6 @@ def _per_game_columns(
     seats: int,
     done: np.ndarray,
     wanted: list[str],
-    replay_actions: Any,
     rates: bool = False,
 ) -> dict[str, np.ndarray]:
     """Each bootstrapped metric's value per game (NaN where a game gives none), and for balance
@@ -499,12 +497,7 @@ def _per_game_columns(
         repeated, covered = np.full(n, np.nan), np.full(n, np.nan)
         sites = game.num_sites
         for i in np.flatnonzero(done):
-            keys, masks = [], []
-            for state in replay_actions(game, df["actions"].iat[i]):
-                if not state.mid_turn():
-                    keys.append(state.key())
-                    if sites is not None:
-                        masks.append(state.occupied_sites())
+            keys, masks = zip(*game.recorded_positions(df["actions"].iat[i]))
             repeated[i] = per_game.repetition(keys)
             if sites is not None:
                 covered[i] = per_game.coverage(masks, sites)

@@ -24,6 +24,7 @@ MODULES = [
     "tabletop_lab.analysis.view",
     "tabletop_lab.render",
     "tabletop_lab.metrics",
+    "tabletop_lab.games.sygo.rules",
 ]
 
 

@@ -15,6 +15,7 @@ import pytest
 
 import tests.toy_games  # noqa: F401  (registers the toy games)
 from tabletop_lab import load_game, metrics
+from tabletop_lab.core import Game
 from tabletop_lab.kernels import use_kernels
 from tabletop_lab.registry import register_game
 from tabletop_lab.sim import replay_actions, simulate, storable
@@ -232,6 +233,29 @@ def test_the_games_board_hooks_count_sites_on_the_board(name):
         return
     counts = [s.occupied_sites().bit_count() for s in replay_actions(game, df["actions"].iat[0]) if not s.mid_turn()]
     assert max(counts) <= game.num_sites and max(counts) > 0
+
+
+#: Games whose replay for repetition and coverage is their own (Sygo's), and games on the default.
+REPLAYED = [("sygo", {"size": 9}, 40), ("sygo", {"size": 19}, 6), ("capitals", {}, 20), ("cross_endodoi", {}, 40)]
+
+
+@pytest.mark.parametrize(("name", "options", "n_games"), REPLAYED)
+def test_repetition_and_coverage_are_the_engines_replay_of_every_game(name, options, n_games, monkeypatch):
+    game = load_game(name, **options)
+    df = simulate(game, ["random"] * game.num_players, n_games, seed=6, progress=False, record_actions=True)
+    asked = {"seed": 1, "metrics": ["repetition", "coverage"], "resamples": 50}
+    card = report_card(df, **asked).set_index("metric")
+    repeated, covered = [], []
+    for actions in df["actions"][~df["hit_cap"]]:  # the engine's states, as the card read them before its hook
+        keys, masks = zip(*[(s.key(), s.occupied_sites()) for s in replay_actions(game, actions) if not s.mid_turn()])
+        repeated.append(metrics.repetition(keys))
+        if game.num_sites is not None:
+            covered.append(metrics.coverage(masks, game.num_sites))
+    assert card.loc["repetition", "value"] == np.mean(repeated) and card.loc["repetition", "n"] == len(repeated)
+    if covered:
+        assert card.loc["coverage", "value"] == np.mean(covered)
+    monkeypatch.setattr(type(game), "recorded_positions", Game.recorded_positions)  # the engine's replay
+    pd.testing.assert_frame_equal(card.reset_index(), report_card(df, **asked))
 
 
 def test_the_state_space_bounds_count_what_they_say():

@@ -159,7 +159,15 @@ def test_bench_reports_each_measure_on_both_paths(capsys):
     assert main(["bench", "--game", "cross_endodoi", "--seconds", "0.05", "--mcts-iterations", "20"]) == 0
     out = capsys.readouterr().out
     header, *rows = out.splitlines()[1:4]
-    for column in ("path", "random games/s", "actions/s", "simulate() games/s", "MCTS sims/s (20/move)"):
+    columns = (
+        "path",
+        "random games/s",
+        "actions/s",
+        "simulate() games/s",
+        "report_card() s/1,000 games",
+        "MCTS sims/s (20/move)",
+    )
+    for column in columns:
         assert column in header
     assert [row.split()[:2] for row in rows] == [["cross_endodoi", "reference"], ["cross_endodoi", "compiled"]]
     for row in rows:

@@ -38,7 +38,7 @@ check; its stones are proven by one search from where they lead, which past the 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...core import (
@@ -140,6 +140,18 @@ class SygoGame(Game):
         """Each point empty, White or Black, with the side to move, the growth flag and 0..2
         passes: at most ``3**points * 12`` positions (a bound, as Ludii's)."""
         return self.geometry.points * math.log10(3) + math.log10(12)
+
+    def recorded_positions(self, actions: Iterable[int]) -> Iterator[tuple[tuple, int]]:
+        """The engine's positions of a recorded game, without its turn analysis (``replay``):
+        some ten times quicker on 19x19; the actions are taken as recorded, unchecked.
+
+        >>> from tabletop_lab import load_game
+        >>> [occupied for key, occupied in load_game("sygo", size=3).recorded_positions([6, 0])]  # place b2, pass
+        [0, 16, 16]
+        """
+        from .replay import positions  # it reads this module's action codes
+
+        return positions(self.geometry, actions)
 
     def new_initial_state(self) -> SygoState:
         return SygoState(self, 0, 0, 0, False, 0)

@@ -1,0 +1,67 @@
+"""The positions of a recorded Sygo game, quickly: what the report card's repetition and
+coverage read (``Game.recorded_positions``), without the engine's turn analysis.
+
+The engine analyses every turn's start (the mover's groups, their liberties, the sources of
+each point) to judge each action; a replay of actions already judged needs only what a turn
+does to the board. That depends on the stones it fills alone (``growth.Turn.position``): they
+join the mover, and every opponent group whose liberties at the turn's start they all fill is
+reversed to the mover's colour, whatever the order. So a turn costs a flood of each opponent
+group next to its stones, and a placement or pass no more than that. The actions are taken as
+recorded (``simulate(record_actions=True)`` records only legal ones): nothing is checked, so a
+frame whose actions were changed by hand gives no error here, where the engine's replay
+(``sim.replay_actions``) would raise.
+
+``tests/games/sygo/test_replay.py`` proves the positions equal to the engine's, game by game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .bitboard import Geometry
+from .rules import FINISH, FIRST_PLACE, PASS
+
+__all__ = ["positions"]
+
+
+def positions(geom: Geometry, actions: Iterable[int]) -> Iterator[tuple[tuple, int]]:
+    """``(State.key(), State.occupied_sites())`` of the game's positions: the start, then each
+    position a completed turn leaves (as the engine's replay, turns in progress skipped)."""
+    n = geom.points
+    white = black = to_move = passes = filled = 0
+    grown = False
+    yield (white, black, to_move, grown, passes), 0
+    for action in actions:
+        action = int(action)
+        if action >= FIRST_PLACE + n:  # a growth stone: the turn goes on
+            filled |= 1 << (action - FIRST_PLACE - n)
+            continue
+        if action == PASS:
+            passes += 1
+        else:
+            if action != FINISH:  # a placement, or the balancing stone ending a growth turn
+                grown = grown or filled != 0
+                filled |= 1 << (action - FIRST_PLACE)
+            else:
+                grown = True
+            mover, opponent = (white, black) if to_move == 0 else (black, white)
+            mover, opponent = _turn(geom, mover, opponent, filled)
+            white, black = (mover, opponent) if to_move == 0 else (opponent, mover)
+            passes, filled = 0, 0
+        to_move = 1 - to_move
+        yield (white, black, to_move, grown, passes), white | black
+
+
+def _turn(geom: Geometry, mover: int, opponent: int, filled: int) -> tuple[int, int]:
+    """(mover, opponent) after a turn filling ``filled``: the opponent groups next to those
+    stones whose every empty neighbour (at the turn's start) they fill are reversed."""
+    mover |= filled
+    empty = geom.full & ~(mover | opponent)
+    touched = geom.spread(filled) & opponent
+    while touched:
+        group = geom.flood(touched & -touched, opponent)
+        touched &= ~group
+        if not geom.spread(group) & empty:
+            mover |= group
+            opponent &= ~group
+    return mover, opponent
