@@ -7,9 +7,10 @@ does to the board. That depends on the stones it fills alone (``growth.Turn.posi
 join the mover, and every opponent group whose liberties at the turn's start they all fill is
 reversed to the mover's colour, whatever the order. So a turn costs a flood of each opponent
 group next to its stones, and a placement or pass no more than that. The actions are taken as
-recorded (``simulate(record_actions=True)`` records only legal ones): nothing is checked, so a
-frame whose actions were changed by hand gives no error here, where the engine's replay
-(``sim.replay_actions``) would raise.
+recorded (``simulate(record_actions=True)`` records only legal ones); only what costs nothing
+is checked: an action code out of range, a stone on an occupied point, or an action after the
+game's end raises ``IllegalActionError``. A subtler hand edit (a growth stone that no group
+could reach) is taken as it stands, where the engine's replay (``sim.replay_actions``) would raise.
 
 ``tests/games/sygo/test_replay.py`` proves the positions equal to the engine's, game by game.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from ...errors import IllegalActionError
 from .bitboard import Geometry
 from .rules import FINISH, FIRST_PLACE, PASS
 
@@ -31,17 +33,24 @@ def positions(geom: Geometry, actions: Iterable[int]) -> Iterator[tuple[tuple, i
     white = black = to_move = passes = filled = 0
     grown = False
     yield (white, black, to_move, grown, passes), 0
-    for action in actions:
+    for ply, action in enumerate(actions):
         action = int(action)
+        if passes >= 2:
+            raise IllegalActionError(f"action {ply} ({action}) comes after the game's end (two passes)")
+        if not 0 <= action < FIRST_PLACE + 2 * n:
+            raise IllegalActionError(f"action {ply} ({action}) is not a Sygo action (0 … {FIRST_PLACE + 2 * n - 1})")
+        point = action - FIRST_PLACE - n if action >= FIRST_PLACE + n else action - FIRST_PLACE
+        if action >= FIRST_PLACE and (white | black | filled) >> point & 1:
+            raise IllegalActionError(f"action {ply} ({action}) puts a stone on an occupied point")
         if action >= FIRST_PLACE + n:  # a growth stone: the turn goes on
-            filled |= 1 << (action - FIRST_PLACE - n)
+            filled |= 1 << point
             continue
         if action == PASS:
             passes += 1
         else:
             if action != FINISH:  # a placement, or the balancing stone ending a growth turn
                 grown = grown or filled != 0
-                filled |= 1 << (action - FIRST_PLACE)
+                filled |= 1 << point
             else:
                 grown = True
             mover, opponent = (white, black) if to_move == 0 else (black, white)

@@ -143,7 +143,8 @@ class SygoGame(Game):
 
     def recorded_positions(self, actions: Iterable[int]) -> Iterator[tuple[tuple, int]]:
         """The engine's positions of a recorded game, without its turn analysis (``replay``):
-        some ten times quicker on 19x19; the actions are taken as recorded, unchecked.
+        some ten times quicker on 19x19; the actions are checked only for what costs nothing (see
+        ``replay``).
 
         >>> from tabletop_lab import load_game
         >>> [occupied for key, occupied in load_game("sygo", size=3).recorded_positions([6, 0])]  # place b2, pass

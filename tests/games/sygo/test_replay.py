@@ -8,6 +8,7 @@ import pytest
 
 from tabletop_lab import load_game
 from tabletop_lab.core import Game
+from tabletop_lab.errors import IllegalActionError
 from tabletop_lab.sim import replay_actions, simulate
 
 #: (options, games, max_actions): every option value; small caps cut games mid-turn
@@ -44,3 +45,18 @@ def test_the_quick_replay_meets_the_engines_positions(options, n_games, cap):
         assert balancing > 0  # balancing moves (growth ending in a placement) were replayed
     if cap is not None:
         assert cut_mid_turn > 0  # a game's last turn unfinished: its growth stones are no position
+
+
+@pytest.mark.parametrize(
+    ("actions", "says"),
+    [
+        ([2, 0, 0, 3], "after the game's end"),  # a stone, two passes, then more
+        ([2 + 2 * 9], "not a Sygo action"),  # one past the last growth code on 3x3
+        ([6, 6], "occupied point"),  # b2 twice
+        ([6, 2 + 9 + 4], "occupied point"),  # a growth stone on b2 (point 4), where a stone stands
+    ],
+)
+def test_the_quick_replay_refuses_what_no_game_records(actions, says):
+    game = load_game("sygo", size=3)
+    with pytest.raises(IllegalActionError, match=says):
+        list(game.recorded_positions(actions))
