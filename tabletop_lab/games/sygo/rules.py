@@ -52,7 +52,14 @@ from ...core import (
     check_keys,
     positive_int_or_none,
 )
-from ...errors import ActionError, ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError, RulesError
+from ...errors import (
+    ActionError,
+    ActionSyntaxError,
+    EnumerationLimitError,
+    IllegalActionError,
+    PositionError,
+    RulesError,
+)
 from ...registry import register_game
 from .bitboard import COLUMNS, Geometry, bit_points, geometry
 from .growth import SEARCH_LIMIT, Node, Turn
