@@ -32,6 +32,8 @@ POSITIONS = [
     ("sygo", {"size": 4, "balancing": False}, 6, True),
     ("sygo", {"size": 6, "balancing": False}, 14, False),
     ("sygo", {"size": 3}, 4, True),
+    ("sygo", {"size": 5, "komi": 2.5}, 9, True),
+    ("sygo", {"size": 4, "komi": 16}, 3, False),
     ("sinoda", {}, 20, False),
     ("sinoda", {"players": 3}, 40, False),
     ("sinoda", {"players": 4, "teams": "pairs"}, 60, False),
@@ -110,6 +112,7 @@ def test_the_compiled_search_is_the_python_search_on_sygo_9x9(mid_turn):
 CUT_OFFS = [
     ("cross_endodoi", {}, 5, None, 3),
     ("sygo", {"size": 5}, 9, 6, None),
+    ("sygo", {"size": 5, "komi": 3.5}, 9, None, 4),
     ("sinoda", {}, 20, None, 2),
     ("sinoda", {"players": 4, "teams": "pairs"}, 60, 3, 0),
     ("capitals", {}, 10, 12, 4),
@@ -131,6 +134,13 @@ def test_the_compiled_search_cuts_off_as_the_python_search(name, options, n_acti
     assert results[0] == results[1]
     plain = MCTSAgent(seed=4, iterations=60).analyse(state)
     assert results[0][0] != plain  # the premise: the cut-off changed what the search saw
+
+
+def test_the_compiled_search_reads_the_komi():
+    """Decision 15 reaches the compiled tree: the same search with a komi sees other values."""
+    state = position("sygo", {"size": 5}, 9, False, 4)
+    with_komi = load_game("sygo", size=5, komi=3.5).state_from_notation(state.notation())
+    assert searched(state, 4, 60, False, True)[0] != searched(with_komi, 4, 60, False, True)[0]
 
 
 def test_search_root_answers_as_the_agent_and_moves_the_rng_as_the_python_search():

@@ -18,6 +18,7 @@ CASES = [
     ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True}),
     ("sygo", {"size": 9}),
     ("sygo", {"size": 5, "growth": "all", "balancing": False}),
+    ("sygo", {"size": 5, "komi": 2.5}),
     ("sinoda", {}),
     ("sinoda", {"players": 4, "teams": "pairs"}),
     ("sinoda", {"board": board_data(2)}),
@@ -80,6 +81,9 @@ def test_parameters_round_trip_through_pyspiel_null_as_0_and_boards_as_json():
     assert game.engine.options["board"] == board and game.get_parameters()["board"].startswith("json64:")
     again = pyspiel.load_game(str(game))
     assert again.engine == game.engine
+    komi = load_game("sygo", size=5, komi=3)  # a float option is a float parameter, whole or not
+    assert komi.get_parameters()["komi"] == 3.0 and type(komi.get_parameters()["komi"]) is float
+    assert pyspiel.load_game(str(komi)).engine.options["komi"] == 3.0
 
 
 @pytest.mark.parametrize(

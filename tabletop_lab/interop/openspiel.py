@@ -21,7 +21,8 @@ Importing this module registers every game with pyspiel as a Python game named
   as ``0``, which none of those options accepts otherwise, and Sinoda's board-data object as
   ``json64:`` and its canonical JSON in unpadded base64url (game strings such as
   ``tabletop_lab_sinoda(board=...)`` cannot hold JSON's commas and brackets). Values are checked by the engine: a wrong value or type raises its ``RulesError``
-  naming the option.
+  naming the option. A parameter has one type, so a float option given a whole number (Sygo's
+  ``komi=3``) is passed as a float (``3.0``).
 * **Game info**: ``num_distinct_actions()``, ``observation_tensor_shape()`` and the player count
   of the engine under those options; utilities -1..1; ``max_game_length`` is the simulation cap
   ``GameInfo.max_actions``: a game still running there ends with returns of 0 (the cut the
@@ -212,6 +213,8 @@ def _to_param(spec: Option, value: Any) -> Any:
         return 0 if type(spec.default) is int else ""
     if isinstance(value, dict):  # game strings cannot hold JSON's commas and brackets
         return _OBJECT + base64.urlsafe_b64encode(canonical_json(value).encode()).decode().rstrip("=")
+    if type(spec.default) is float and type(value) is int:  # a parameter has one type: Sygo's komi=3 is 3.0
+        return float(value)
     return value
 
 

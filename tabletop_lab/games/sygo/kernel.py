@@ -1,7 +1,9 @@
 """Compiled playouts for Sygo (``tabletop_lab.kernels``): random games and rollouts.
 
 Every rules config is played: board sizes 3 to 25, ``growth`` "any" and "all", ``balancing`` on
-and off. The kernel is ``rules.py`` and ``growth.py`` written for numba, function by function, on
+and off, any ``komi``. The game loop counts areas without komi; komi enters only where a game is
+decided or evaluated, through the rules' own ``komi_result`` and ``komi_lead`` (here, and compiled
+in ``kernel_tree``'s rollouts), and is added to Black's score as ``SygoState.scores`` adds it. The kernel is ``rules.py`` and ``growth.py`` written for numba, function by function, on
 bitsets of 32-bit words in int64 arrays (point ``p`` is bit ``p & 31`` of word ``p >> 5``), in
 modules by concern, each importing only those before it:
 
@@ -80,6 +82,7 @@ from .kernel_tree import (
     _R_ENTRIES,
     _R_FB,
     _R_FOUND,
+    _R_KOMI,
     _R_N_WITNESSES,
     _R_NBR,
     _R_NODE,
@@ -97,7 +100,7 @@ from .kernel_tree import (
     _R_WP,
     _tree_search,
 )
-from .rules import FIRST_PLACE, SygoGame, SygoState
+from .rules import FIRST_PLACE, SygoGame, SygoState, komi_lead, komi_result
 
 __all__ = ["KERNEL"]
 _WITNESS_CAP = 1024
@@ -195,8 +198,10 @@ class SygoKernel:
             for g in cut_mid_turn:
                 final[g] = self._snapshot(game, boards[g], out[g, 5]).encode()
             final = final.astype(bytes)
-        scores = out[:, 3:5].copy()
-        winners = np.where(scores[:, 0] > scores[:, 1], 1, np.where(scores[:, 0] < scores[:, 1], 2, 3))
+        komi = game.options["komi"]
+        scores = out[:, 3:5] + np.array([0, komi]) if komi else out[:, 3:5].copy()  # SygoState.scores
+        margins = out[:, 3] - out[:, 4] - komi  # komi_result, game by game
+        winners = np.where(margins > 0, 1, np.where(margins < 0, 2, 3))
         return PlayedGames(
             outcome=out[:, 0].astype(np.int8),
             winners=winners,
@@ -259,11 +264,11 @@ class SygoKernel:
         out = self._play(state.game, boards, streams, True, budget, witnesses=witnesses)
         if out[0, 0] == REPLAY:
             return random_rollout(state.clone(), budget, stream)
+        komi = state.game.options["komi"]
         if out[0, 0] == FINISHED:
-            white, black = out[0, 3], out[0, 4]
-            value = 0.0 if white == black else (1.0 if white > black else -1.0)
+            value = float(komi_result(int(out[0, 3]), int(out[0, 4]), komi))
             return ([value, -value] if value else [0.0, 0.0]), int(streams[0, 0])
-        lead = int(out[0, 6]) / state.geom.points
+        lead = komi_lead(int(out[0, 6]), komi, state.geom.points)
         return [lead, -lead], int(streams[0, 0])
 
     def tree_state(self, state: SygoState) -> np.ndarray:
@@ -295,7 +300,7 @@ class SygoKernel:
         pt, tb, tv, fb, wb, wp, points, found, after, node = _scratch(nbr)
         witnesses, n_witnesses = self._witnesses(False, words)
         entries = {
-            _R_NBR: nbr, _R_BALANCING: balancing,
+            _R_NBR: nbr, _R_BALANCING: balancing, _R_KOMI: float(game.options["komi"]),
             _R_PT: pt, _R_TB: tb, _R_TV: tv, _R_WB: wb, _R_WP: wp, _R_NODE: node, _R_FOUND: found,
             _R_WITNESSES: witnesses, _R_N_WITNESSES: n_witnesses, _R_FB: fb, _R_POINTS: points, _R_AFTER: after,
             _R_ROW: self._empty_boards(game, 1),  # a rollout's row for _run_any

@@ -27,7 +27,7 @@ from .kernel_bits import (
 )
 from .kernel_loop import _area_count, _balancing_now, _check_candidates, _legal_masks, _run_any, _scores
 from .kernel_turn import _place, _start_turn, _step
-from .rules import FINISH, FIRST_PLACE, PASS
+from .rules import FINISH, FIRST_PLACE, PASS, komi_lead, komi_result
 
 # ----------------------------------------------------------------------------- the compiled tree
 # MCTSAgent's compiled search (compiled_search.py) on one int64 array a state (W words):
@@ -53,7 +53,11 @@ _R_NBR, _R_BALANCING = 0, 1  # the board and the rules
 _R_PT, _R_TB, _R_TV, _R_WB, _R_WP, _R_NODE, _R_FOUND, _R_WITNESSES, _R_N_WITNESSES = range(2, 11)  # _play's arrays
 _R_ROW, _R_STREAMS, _R_OUT, _R_RECORD, _R_ONE_STREAM = range(11, 16)  # a rollout's _run_any arguments
 _R_FB, _R_POINTS, _R_AFTER = range(16, 19)  # _play's arrays
-_R_ENTRIES = 19
+_R_KOMI = 19  # the option komi, a float
+_R_ENTRIES = 20
+
+#: The rules' komi arithmetic (``SygoState.result``, ``evaluate``), compiled: one definition for both engines.
+_komi_result, _komi_lead = njit(komi_result), njit(komi_lead)
 
 
 @njit
@@ -191,7 +195,7 @@ def _tree_player(state, rules):
 @njit
 def _tree_rollout(state, budget, stream, rules, values):
     """``SygoKernel.rollout``: through ``_run`` from a copy of the state, as ``_play`` lays it out."""
-    nbr, balancing = rules[_R_NBR], rules[_R_BALANCING]
+    nbr, balancing, komi = rules[_R_NBR], rules[_R_BALANCING], rules[_R_KOMI]
     words = rules[_R_WB].shape[1]
     n_points = nbr.shape[0]
     at = 2 * words
@@ -215,14 +219,14 @@ def _tree_rollout(state, budget, stream, rules, values):
         )
         stream = streams[0, 0]
         if out[0, 0] == FINISHED:
-            value = 0.0 if out[0, 3] == out[0, 4] else (1.0 if out[0, 3] > out[0, 4] else -1.0)
+            value = float(_komi_result(out[0, 3], out[0, 4], komi))
         else:
-            value = out[0, 6] / n_points
+            value = _komi_lead(out[0, 6], komi, n_points)
     elif state[at + _PASSES] >= 2:  # returns()
         s_white, s_black = _scores(state[:words], state[words:at], nbr)
-        value = 0.0 if s_white == s_black else (1.0 if s_white > s_black else -1.0)
+        value = float(_komi_result(s_white, s_black, komi))
     else:  # evaluate()
-        value = _area_count(state[:words], state[words:at], nbr) / n_points
+        value = _komi_lead(_area_count(state[:words], state[words:at], nbr), komi, n_points)
     values[0] = value
     values[1] = -value
     return stream, 0

@@ -115,9 +115,16 @@ def draw(
 
 
 def status_text(state: SygoState) -> str:
-    """Who moves, the area scores, and the result or the turn in progress."""
+    """Who moves, the scores (Black's with its komi, said in brackets), and the result or the
+    turn in progress.
+
+    >>> from tabletop_lab import load_game
+    >>> status_text(load_game("sygo", size=3, komi=2.5).state_from_notation(".../.B./... W - 0"))
+    'White to move · White 0 – Black 11.5 (komi 2.5)'
+    """
     white, black = state.scores()
-    score = f"White {white} – Black {black}"
+    komi = state.game.options["komi"]
+    score = f"White {white} – Black {black}" + (f" (komi {komi})" if komi else "")
     if state.result() is not None:
         return result_words(state)
     mover = PLAYER_NAMES[state.current_player()]
@@ -142,11 +149,13 @@ def final_territory(state: SygoState) -> tuple[int, int]:
 
 def result_words(state: SygoState) -> str:
     """The end in words (rule 2.7): who wins, the winner's score first, and each side's stones
-    plus territory (the empty points bordering their colour only).
+    plus territory (the empty points bordering their colour only), plus Black's komi if any.
 
     >>> from tabletop_lab import load_game
     >>> result_words(load_game("sygo", size=3).state_from_notation(".../.B./... W - 2"))
     'Game over: Black wins, 9–0: Black 1 stone + 8 territory, White 0 stones + 0 territory'
+    >>> result_words(load_game("sygo", size=3, komi=0.5).state_from_notation("W.B/W.B/W.B W g 2"))
+    'Game over: Black wins, 3.5–3: Black 3 stones + 0 territory + 0.5 komi, White 3 stones + 0 territory'
     """
     result = state.result()
     if result is None:
@@ -156,8 +165,11 @@ def result_words(state: SygoState) -> str:
     stones = (state.white.bit_count(), state.black.bit_count())
     areas = [mask.bit_count() for mask in final_territory(state)]
     head = "a draw" if result.is_draw else f"{PLAYER_NAMES[order[0]]} wins"
+    komi = state.game.options["komi"]
     counts = ", ".join(
-        f"{PLAYER_NAMES[p]} {stones[p]} stone{'' if stones[p] == 1 else 's'} + {areas[p]} territory" for p in order
+        f"{PLAYER_NAMES[p]} {stones[p]} stone{'' if stones[p] == 1 else 's'} + {areas[p]} territory"
+        + (f" + {komi} komi" if p == 1 and komi else "")
+        for p in order
     )
     return f"Game over: {head}, {scores[order[0]]}–{scores[order[1]]}: {counts}"
 

@@ -52,7 +52,14 @@ from ...core import (
     check_keys,
     positive_int_or_none,
 )
-from ...errors import ActionError, ActionSyntaxError, EnumerationLimitError, IllegalActionError, PositionError
+from ...errors import (
+    ActionError,
+    ActionSyntaxError,
+    EnumerationLimitError,
+    IllegalActionError,
+    PositionError,
+    RulesError,
+)
 from ...registry import register_game
 from .bitboard import COLUMNS, Geometry, bit_points, geometry
 from .growth import SEARCH_LIMIT, Node, Turn
@@ -76,12 +83,33 @@ def _size_ok(value: Any) -> bool:
     return type(value) is int and 3 <= value <= 25
 
 
+def _komi_ok(value: Any) -> bool:
+    """A multiple of 0.5 from 0 to 625, the largest board's points (``_check_options`` bounds it
+    by the board in play); an int or a float, never a bool."""
+    return type(value) in (int, float) and 0 <= value <= 625 and float(2 * value).is_integer()
+
+
+def komi_result(white: float, black: float, komi: float) -> int:
+    """+1 when White wins, -1 when Black wins, 0 for a draw, from the area scores before komi
+    (rule 2.7): Black's score is ``black + komi``. The kernels use it too, so both engines
+    decide a game in the same arithmetic."""
+    margin = white - black - komi
+    return 0 if margin == 0 else (1 if margin > 0 else -1)
+
+
+def komi_lead(area_margin: int, komi: float, points: int) -> float:
+    """``evaluate()``'s value for White: White's estimated area minus Black's, minus komi, as a
+    share of the board, no lower than -1 (a komi of up to the whole board can push it below).
+    The kernels use it too, so both engines evaluate in the same arithmetic."""
+    return max(-1.0, (area_margin - komi) / points)
+
+
 GAME_INFO = GameInfo(
     name="sygo",
     menu_rank=2,
     title="Sygo",
     summary="Go variant by Christian Freeling: groups grow by one stone each per turn, and a "
-    "captured group is reversed to the captor's colour; area scoring, no komi.",
+    "captured group is reversed to the captor's colour; area scoring, no komi unless the option gives one.",
     players=(2,),
     multi_action_moves=True,
     has_notation=True,
@@ -102,6 +130,13 @@ class SygoGame(Game):
             "growth", "any", "which groups grow in a growth move: any subset, or all that can", choices=("any", "all")
         ),
         Option("balancing", True, "Black's balancing move (growth plus one placement)", choices=(True, False)),
+        Option(
+            "komi",
+            0.0,
+            "points added to Black's score at the end (rule 2.7, Decision 15); a half point rules out draws",
+            check=_komi_ok,
+            allowed="a multiple of 0.5 from 0 to size*size (625 on 25x25)",
+        ),
     )
     param_specs = (
         Option(
@@ -126,7 +161,23 @@ class SygoGame(Game):
             {"size": 5, "growth": "all"},
             {"size": 6, "balancing": False},
             {"size": 4, "growth": "all", "balancing": False},
+            {"size": 5, "komi": 2.5},
+            {"size": 4, "growth": "all", "komi": 3},
         ]
+
+    def _check_options(self) -> None:
+        """``komi`` is at most the board's points: more could never be overcome."""
+        komi, points = self.options["komi"], self.options["size"] ** 2
+        if komi > points:
+            raise RulesError(
+                f"sygo: option komi={komi!r} is not allowed with size={self.options['size']}; valid values: "
+                f"a multiple of 0.5 from 0 to size*size = {points} (default 0.0)"
+            )
+
+    @property
+    def can_draw(self) -> bool:
+        """Equal scores are a draw (rule 2.7), which a half-point komi rules out."""
+        return float(self.options["komi"]).is_integer()
 
     @property
     def geometry(self) -> Geometry:
@@ -320,12 +371,21 @@ class SygoState(State):
     def result(self) -> Result | None:
         if not self.is_terminal():
             return None
-        scores = self.scores()
-        winners = (0, 1) if scores[0] == scores[1] else ((0,) if scores[0] > scores[1] else (1,))
-        return Result(winners, tuple(scores), "standard")
+        white, black = self.area_scores()
+        komi = self.game.options["komi"]
+        winner = komi_result(white, black, komi)
+        winners = (0, 1) if winner == 0 else ((0,) if winner > 0 else (1,))
+        return Result(winners, tuple(self.scores()), "standard")
 
-    def scores(self) -> list[int]:
-        """Area scores (rule 2.7): stones, plus empty regions bordering one colour only."""
+    def scores(self) -> list[float]:
+        """The scores of rule 2.7: White's area, and Black's area plus the option ``komi``
+        (ints when there is no komi, as by default)."""
+        white, black = self.area_scores()
+        komi = self.game.options["komi"]
+        return [white, black + komi] if komi else [white, black]
+
+    def area_scores(self) -> list[int]:
+        """Area scores (rule 2.7), komi left out: stones, plus empty regions bordering one colour only."""
         geom = self.geom
         scores = [self.white.bit_count(), self.black.bit_count()]
         for region in geom.groups(geom.full & ~(self.white | self.black)):
@@ -336,11 +396,12 @@ class SygoState(State):
         return scores
 
     def evaluate(self) -> list[float]:
-        """Area estimate (``area_estimate``) as a share of the board: White's lead, Black's opposite."""
+        """Area estimate (``area_estimate``) as a share of the board, komi counted for Black
+        (``komi_lead``): White's lead, Black's opposite."""
         if self.is_terminal():
             return self.returns()
         white, black = area_estimate(self.geom, self.white, self.black)
-        lead = (white.bit_count() - black.bit_count()) / self.geom.points
+        lead = komi_lead(white.bit_count() - black.bit_count(), self.game.options["komi"], self.geom.points)
         return [lead, -lead]
 
     def _legal_actions(self) -> list[int]:

@@ -134,6 +134,47 @@ def test_rollouts_match_the_python_rollout(config):
             assert kernel.rollout(state, budget, stream) == random_rollout(state.clone(), budget, stream)
 
 
+#: (size, rules, games) with a komi: whole, half-point, and as large as the board
+KOMI_CONFIGS = [
+    (5, {"growth": "any", "balancing": True, "komi": 2.5}, 400),
+    (5, {"growth": "all", "balancing": True, "komi": 3}, 150),
+    (4, {"growth": "any", "balancing": False, "komi": 0.5}, 300),
+    (7, {"growth": "any", "balancing": True, "komi": 49.0}, 60),
+]
+
+
+@pytest.mark.parametrize("config", KOMI_CONFIGS, ids=lambda c: f"{c[0]}-{c[1]['growth']}-komi={c[1]['komi']}")
+def test_kernel_games_with_komi_are_the_engines_games(config):
+    """Decision 15: the same games, Black's scores with the komi added, the winners decided with it."""
+    size, rules, n_games = config
+    game = load_game("sygo", size=size, **rules)
+    streams = seeds(n_games, size * 10 + 7)
+    played = kernel_of(game).random_games(game, streams, CAP)
+    assert_same_games(game, streams, played)
+    without = load_game("sygo", size=size, **{**rules, "komi": 0})
+    plain = kernel_of(without).random_games(without, streams, CAP)
+    assert (played.final == plain.final).all()  # random play does not read the komi
+    assert (played.scores[:, 0] == plain.scores[:, 0]).all()
+    assert (played.scores[:, 1] == plain.scores[:, 1] + rules["komi"]).all()
+    assert (played.winners != plain.winners).any()  # the premise: the komi decided some games
+    if rules["komi"] % 1:  # a half point: no draw
+        assert (played.winners != 3).all()
+
+
+@pytest.mark.parametrize("config", KOMI_CONFIGS[:3], ids=lambda c: f"{c[0]}-{c[1]['growth']}-komi={c[1]['komi']}")
+def test_rollouts_with_komi_match_the_python_rollout(config):
+    """Finished rollouts are decided with the komi and cut ones evaluated with it (``komi_lead``)."""
+    size, rules, _ = config
+    game = load_game("sygo", size=size, **rules)
+    kernel = kernel_of(game)
+    states = positions_in_play(game, 40, 13)
+    assert any(s.is_terminal() for s in states)
+    for i, state in enumerate(states):
+        for budget in (0, 3, CAP):
+            stream = (i * 0x9E3779B97F4A7C15 + budget) % 2**64
+            assert kernel.rollout(state, budget, stream) == random_rollout(state.clone(), budget, stream)
+
+
 @st.composite
 def arbitrary_positions(draw):
     """A position of any stones on a 3x3 to 5x5 board, under any rules config."""

@@ -114,6 +114,19 @@ def test_the_end_says_stones_and_territory_and_marks_the_territory():
     assert Adapter(white.game).result_words(white) == render.result_words(white)
 
 
+def test_komi_is_shown_beside_the_scores_and_counted_in_the_result():
+    """Decision 15: the status line names the komi after the scores; the end adds it to Black's count."""
+    game = load_game("sygo", size=3, komi=1.5)
+    playing = game.state_from_notation("WWB/W.B/W.B B g 0")
+    assert render.status_text(playing) == "Black to move · White 4 – Black 4.5 (komi 1.5)"
+    assert render.status_text(position("WWB/W.B/W.B B g 0")) == "Black to move · White 4 – Black 3"
+    over = game.state_from_notation("WWB/W.B/W.B W g 2")
+    assert render.result_words(over) == (
+        "Game over: Black wins, 4.5–4: Black 3 stones + 0 territory + 1.5 komi, White 4 stones + 0 territory"
+    )
+    assert Adapter(game).result_words(over) == render.result_words(over)
+
+
 def test_territory_is_marked_only_when_the_game_is_over():
     ax = render.draw(position("WW./W../... B g 0"))
     assert territory_squares(ax, "W") == 0

@@ -270,6 +270,62 @@ def test_area_scoring_with_neutral_regions_and_draws():
     assert position("W.../..../..../...B W g 0").result() is None
 
 
+def test_komi_flips_a_result_and_is_added_to_blacks_score():
+    """Spec 8.11: White's 4-3 win is a draw with komi 1 and Black's 4.5-4 win with komi 1.5."""
+    finished = "WWB/W.B/W.B W g 2"
+    assert position(finished).result().winners == (0,) and position(finished).scores() == [4, 3]
+    assert position(finished, komi=0.5).result().winners == (0,)
+    assert position(finished, komi=1).result().winners == (0, 1) and position(finished, komi=1).returns() == [0.0, 0.0]
+    black_wins = position(finished, komi=1.5)
+    assert black_wins.scores() == [4, 4.5] and black_wins.returns() == [-1.0, 1.0]
+    assert black_wins.result().scores == (4, 4.5) and black_wins.area_scores() == [4, 3]
+    assert position("W.B/W.B/W.B W g 0", komi=2).scores() == [3, 5]  # any position, not only the end
+
+
+def test_a_half_point_komi_never_draws():
+    assert load_game("sygo", size=3).can_draw and load_game("sygo", size=3, komi=2).can_draw
+    assert not load_game("sygo", size=3, komi=0.5).can_draw and not load_game("sygo", size=3, komi=2.5).can_draw
+    for komi in (0.5, 1.5, 4.5):  # every margin of a 3x3 game, 9 points, differs from a half point
+        for notation in ("W.B/W.B/W.B W g 2", "WWB/W.B/W.B W g 2", ".../.B./... W - 2", "WW./W../... B g 2"):
+            assert len(position(notation, komi=komi).result().winners) == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (-1, "from 0 to size*size"),
+        (0.3, "multiple of 0.5"),
+        (True, "multiple of 0.5"),
+        ("2.5", "multiple of 0.5"),
+        (float("nan"), "multiple of 0.5"),
+        (10, "from 0 to size*size = 9"),
+        (9.5, "with size=3"),
+    ],
+)
+def test_bad_komi_names_the_option_and_its_bounds(value, words):
+    with pytest.raises(RulesError, match="option komi=") as info:
+        load_game("sygo", size=3, komi=value)
+    assert words in str(info.value) and len(str(info.value)) < 300
+
+
+def test_komi_up_to_the_board_is_allowed_and_the_evaluation_counts_it():
+    assert load_game("sygo", size=3, komi=9).options["komi"] == 9 and load_game("sygo", komi=361.0)
+    state = position("W..../...../...../...../....B W g 0")
+    assert state.evaluate() == [0.0, 0.0]
+    assert position("W..../...../...../...../....B W g 0", komi=2.5).evaluate() == [-0.1, 0.1]
+    assert position("...../...../..B../...../..... W g 0", komi=25).evaluate() == [-1.0, 1.0]  # kept in [-1, 1]
+
+
+def test_komi_travels_with_the_record():
+    from tabletop_lab.records import GameRecord
+
+    state = position(".../.../... W - 0", komi=1.5)
+    for move in ("place b2", "pass", "pass"):
+        state.apply_move(move)
+    record = GameRecord.from_json(GameRecord.from_state(state).to_json())
+    assert record.options["komi"] == 1.5 and record.replay().scores() == state.scores() == [9, 1.5]
+
+
 def test_evaluate_is_an_area_estimate_in_range():
     state = position("W..../...../...../...../....B W g 0")
     assert state.evaluate() == [0.0, 0.0]
