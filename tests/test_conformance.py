@@ -32,7 +32,7 @@ def test_random_playouts_keep_every_invariant(name, options):
 
 
 def test_every_specified_option_set_is_covered():
-    assert ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True, "first_player": 1}) in CASES
+    assert ("cross_endodoi", {"seeds_per_hole": 6, "skip_origin": True, "first_player": 1, "pie_rule": True}) in CASES
     assert ("test_nim", {"actions_per_turn": 2}) in CASES
     assert {"test_nim", "test_team", "test_hidden_card"} <= {name for name, _ in CASES}
 

@@ -30,8 +30,7 @@ class SeesawState(NimState):
     def evaluate(self) -> list[float]:
         if self.is_terminal():
             return self.returns()
-        lead = 0.5 if self.to_move == 0 else -0.5
-        return [lead, -lead]
+        return [0.5 if player == self.to_move else -0.5 for player in range(self.game.num_players)]
 
 
 @register_game

@@ -68,12 +68,12 @@ class NimGame(Game):
 
     def state_from_dict(self, data: Any) -> NimState:
         """``{"game": "test_nim", "pile": p, "to_move": m}``; at ``pile`` 0, ``to_move`` is the winner."""
-        check_keys(data, ("game", "pile", "to_move"), "test_nim")
+        check_keys(data, ("game", "pile", "to_move"), self.name)
         if not non_negative_int(data["pile"]):
             raise PositionError(f"test_nim: field 'pile' must be an integer >= 0, got {data['pile']!r}")
         if type(data["to_move"]) is not int or not 0 <= data["to_move"] < self.num_players:
             raise PositionError(f"test_nim: field 'to_move' must be 0..{self.num_players - 1}, got {data['to_move']!r}")
-        state = NimState(self, data["pile"], data["to_move"])
+        state = type(self.new_initial_state())(self, data["pile"], data["to_move"])  # a subclass's states
         state._start = state.to_dict()
         return state
 
@@ -154,10 +154,10 @@ class NimState(State):
     def to_dict(self) -> dict:
         if self.taken:
             raise PositionError("test_nim: a position is between turns; this turn is in progress")
-        return {"game": "test_nim", "pile": self.pile, "to_move": self.to_move}
+        return {"game": self.game.name, "pile": self.pile, "to_move": self.to_move}
 
     def _progress_dict(self) -> dict:
-        return {"game": "test_nim", "pile": self.pile, "to_move": self.to_move, "taken": self.taken}
+        return {"game": self.game.name, "pile": self.pile, "to_move": self.to_move, "taken": self.taken}
 
     def key(self) -> tuple:
         return (self.pile, self.to_move, self.taken)
