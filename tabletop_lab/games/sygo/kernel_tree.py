@@ -23,6 +23,7 @@ from .kernel_bits import (
     _PLACE_OK,
     _TO_MOVE,
     _any_bits,
+    _inline,
     _points_at,
 )
 from .kernel_loop import _area_count, _balancing_now, _check_candidates, _legal_masks, _run_any, _scores
@@ -56,7 +57,7 @@ _R_FB, _R_POINTS, _R_AFTER = range(16, 19)  # _play's arrays
 _R_ENTRIES = 19
 
 
-@njit
+@_inline
 def _tree_turn(state, rules):
     """The turn's analysis (``pt``, ``tb``, ``tv`` of ``rules``) and its node (``rules``'
     ``node``) after the turn's stones so far."""
@@ -89,7 +90,7 @@ def _tree_turn(state, rules):
     return node
 
 
-@njit
+@_inline
 def _tree_legal(state, rules, out):
     """``legal_actions()`` in the engine's order, as ``_play`` finds them."""
     nbr, pt, tb, tv, wb, wp = rules[_R_NBR], rules[_R_PT], rules[_R_TB], rules[_R_TV], rules[_R_WB], rules[_R_WP]
@@ -132,7 +133,7 @@ def _tree_legal(state, rules, out):
     return n
 
 
-@njit
+@_inline
 def _tree_apply(state, action, rules):
     """``apply_action``: ``_play``'s step for one action, on the tree's array form."""
     nbr, pt, tb, wb, wp = rules[_R_NBR], rules[_R_PT], rules[_R_TB], rules[_R_WB], rules[_R_WP]
@@ -182,13 +183,13 @@ def _tree_apply(state, action, rules):
     return 0
 
 
-@njit
+@_inline
 def _tree_player(state, rules):
     at = 2 * rules[_R_WB].shape[1]
     return -4 if state[at + _PASSES] >= 2 else state[at + _TO_MOVE]  # TERMINAL
 
 
-@njit
+@_inline
 def _tree_rollout(state, budget, stream, rules, values):
     """``SygoKernel.rollout``: through ``_run`` from a copy of the state, as ``_play`` lays it out."""
     nbr, balancing = rules[_R_NBR], rules[_R_BALANCING]
