@@ -153,7 +153,7 @@ _FB_ROWS = 13
 _STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 
-@njit
+@_inline
 def _flat_bitsets(nbr, words):
     """``fb`` with the board's masks in rows _FULL, _NOT_FIRST, _NOT_LAST and the board size last."""
     fb = np.zeros(_FB_ROWS * words + 1, np.int64)
