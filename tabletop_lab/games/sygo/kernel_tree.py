@@ -1,5 +1,10 @@
 """The Sygo kernel's operations for ``MCTSAgent``'s compiled search (``compiled_search.py``),
 on one int64 array a state (see ``kernel.py``); they are ``_play``'s steps.
+
+The operations are inlined into ``_tree_search`` at numba's IR level, as ``uct_search`` is: as
+compiled functions of their own, each one's module (``_tree_rollout``'s holds the random games'
+whole entry) was optimised and compiled once more into the entry's, which took the tree search's
+first compile from about 11.7 s to 9.4 s of CPU.
 """
 
 from __future__ import annotations
