@@ -56,11 +56,13 @@ the tests of the other growth stones (breathing, completability) some 25%.
 ``supports()`` accepts every rules config, so ``simulate()`` and MCTS use the kernel for all of
 them, including the statistics notebook's variants (7x7 with ``growth="all"``); under
 ``growth="all"`` only with the default engine parameter ``all_search_limit`` (the Python engine
-plays any other). The first use on a machine compiles for some 30 s of CPU (numba caches the
-result in ``__pycache__``): under growth="any" some 19 s for random games and 13 s more for the
-compiled tree search, under growth="all" some 30 s for random games (no tree search). The
-growth="all" search has a compiled entry of its own (``_run_all``; ``_run_any`` is compiled
-without it, and nothing of ``kernel_maximal`` is), so a growth="any" game never compiles it.
+plays any other). The first use on a machine compiles, and numba caches the result in
+``__pycache__``; from an empty cache, in a fresh process (CPU time, numba 0.68): under
+growth="any" some 14.5 s for random games (``simulate``), 24 s for the compiled tree search
+(the expert: its rollouts are the random games' entry, ``_run_any``, so it compiles that too),
+under growth="all" some 29 s for random games (no tree search). The growth="all" search has a
+compiled entry of its own (``_run_all``; ``_run_any`` is compiled without it, and nothing of
+``kernel_maximal`` is), so a growth="any" game never compiles it.
 
 A game cut in the middle of a turn (``max_actions``) gets its final snapshot from the engine,
 which replays the turn's stones from the turn's start position. ``REPLAY`` marks a game only

@@ -21,8 +21,10 @@ for _i in range(32):
 
 # ----------------------------------------------------------------------------- bitsets
 
-#: ``jit.njit`` for small helpers and the game loop, inlined into their callers by numba (one
-#: compiled module less to link and optimise at first use, no call in the hot loops).
+#: ``jit.njit`` for small helpers, the game loop and functions called from one place, inlined
+#: into their callers by numba (one compiled module less to link and optimise at first use: each
+#: compiled function's module has its callees' code linked in and optimised again; no call in
+#: the hot loops). Not for helpers called from many places: numba inlines at each call site.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 #: ``jit.njit`` without reference counting, for the functions run at every action: they never
@@ -153,7 +155,7 @@ _FB_ROWS = 13
 _STACK, _PTS, _ORDER, _CONSTRAINED = range(4)
 
 
-@njit
+@_inline
 def _flat_bitsets(nbr, words):
     """``fb`` with the board's masks in rows _FULL, _NOT_FIRST, _NOT_LAST and the board size last."""
     fb = np.zeros(_FB_ROWS * words + 1, np.int64)

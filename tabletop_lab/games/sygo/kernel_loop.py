@@ -191,7 +191,7 @@ def _legal_masks(node, mid, breathing, turn, fb, points, after):
     return finish
 
 
-@_borrowing
+@_inline
 def _settle_next_to_two(node, mover, fb, words):
     """The growth stones of row _GROW_CHECK next to a mover's stone with two empty neighbours
     join row _GROW_OK: that stone, in the new stone's group, keeps an empty neighbour. Rows

@@ -109,7 +109,7 @@ def _start_turn(board, mover_at, opp_at, balancing, pt, tb, tv, wb, last, reuse)
     tv[_TV_COUNTS * words + _TOUCH_FILLED] = 0  # _TOUCH not filled yet
 
 
-@_borrowing
+@_inline
 def _label_all(board, mover_at, opp_at, pt, tb, tv, wb):
     """``_start_turn`` from scratch: the groups flooded word-parallel (``_flood_group``) from
     their lowest stone, the mover's first; each stone gets its group's number."""
@@ -151,7 +151,7 @@ def _label_all(board, mover_at, opp_at, pt, tb, tv, wb):
     tv[_TV_COUNTS * words + _N_OPP_GROUPS] = n_opp
 
 
-@_borrowing
+@_inline
 def _next_turn(board, mover_at, opp_at, pt, tb, tv, wb, last):
     """``_start_turn`` after the turn ``last`` ended on this board: the players swap roles
     (numbers on the stones, group planes), the mover loses the groups it reversed, the others'
@@ -238,7 +238,7 @@ def _label_stones(wb, pt, column, g):
             pt[(v << 5) + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27], column] = g
 
 
-@_borrowing
+@_inline
 def _touching(pt, tb, tv, wb):
     """Fill ``tb``'s plane _TOUCH: the start groups next to each opponent group."""
     words = wb.shape[1]
@@ -283,7 +283,7 @@ def _flood_group(wb, board, at, w):
 # ----------------------------------------------------------------------------- boards
 
 
-@_borrowing
+@_inline
 def _any_dead(bits, at, fb):
     """Whether some group of the stones ``bits[at:at + W]`` has no liberties, word-parallel: the
     stones in row _OPEN of ``fb`` (points with an empty neighbour) live, and so does every stone
@@ -420,7 +420,7 @@ def _step(node, p, pt, tb, wb, wp):
                 node[_NODE_CLOSED * words + (g >> 5)] |= np.int64(1) << (g & 31)
 
 
-@_borrowing
+@_inline
 def _grown_position(node, p, pt, tb, after, words):
     """The board after growth stone ``p`` on ``node`` into ``after``'s mover and opponent rows:
     ``_step`` without its marks (grown, closed, captured), for a breathing test."""
