@@ -245,17 +245,21 @@ class CappedKernelManager(AsyncMappingKernelManager):
         self._starting = 0  # kernels asked for by a page and not yet running
         self._apps: set[str] = set()  # kernels serving a page (some may have ended since)
         self._left: dict[str, float] = {}  # when each app kernel's last page disconnected (event-loop time)
+        self._checks: set[asyncio.Task] = set()  # shutdowns of abandoned kernels under way
 
     def notify_disconnect(self, kernel_id: str) -> None:
         """A page's websocket closed: once an app's kernel has had no page for ``abandoned_after``
         seconds, shut it down, busy or not (the closing tab's beacon may never have arrived)."""
         super().notify_disconnect(kernel_id)
         if kernel_id in self._apps and self._kernel_connections.get(kernel_id) == 0 and self.abandoned_after > 0:
-            loop = asyncio.get_event_loop()
+            loop = asyncio.get_running_loop()
             self._left[kernel_id] = left = loop.time()
-            loop.call_later(
-                self.abandoned_after, lambda: asyncio.ensure_future(self._shut_down_if_abandoned(kernel_id, left))
-            )
+            loop.call_later(self.abandoned_after, self._check_abandoned, kernel_id, left)
+
+    def _check_abandoned(self, kernel_id: str, left: float) -> None:
+        task = asyncio.ensure_future(self._shut_down_if_abandoned(kernel_id, left))
+        self._checks.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(self._checks.discard)
 
     async def _shut_down_if_abandoned(self, kernel_id: str, left: float) -> None:
         """Shut ``kernel_id`` down if it has had no page since it was left at ``left``."""
@@ -264,7 +268,10 @@ class CappedKernelManager(AsyncMappingKernelManager):
         del self._left[kernel_id]
         if kernel_id in self and self._kernel_connections.get(kernel_id) == 0:
             self.log.info("Kernel %s has had no page for %s s: shutting it down", kernel_id, self.abandoned_after)
-            await self.shutdown_kernel(kernel_id, now=True)
+            try:
+                await self.shutdown_kernel(kernel_id, now=True)
+            except Exception as exc:  # the culler or the page's beacon took it meanwhile
+                self.log.warning("Kernel %s could not be shut down: %s", kernel_id, exc)
 
     def handed_out(self, kernel_id: str) -> None:
         """A preheated kernel now serves a page: it counts as an app, and its idle clock starts

@@ -1,6 +1,6 @@
 """Hints, the evaluation and the review of a game at one screen (``session.PlaySession``).
 
-They run as the agents do, in a thread under the session's loop (``PlaySession._background``):
+They run as the agents do, in a thread under the session's loop (``session_agents.SessionAgents._background``):
 
 * ``hint()`` analyses the position for the human to move at a fixed budget (``hint_budget``:
   the expert's own divided by ``HINT_SHARE``, a few tenths of a second) and shows the best move

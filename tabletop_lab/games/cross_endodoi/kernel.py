@@ -176,7 +176,7 @@ def _final_scores(pos):
 @njit
 def _random_games(start, streams, max_actions, ring, max_laps, finals, n_actions, outcome, record):
     """Play one game per row of ``streams`` (uint64, one column per player) from ``start``;
-    fill ``finals`` (n x 15), ``n_actions`` and ``outcome`` (FINISHED, CUT or REPLAY); record
+    fill ``finals`` (n x ``_SIZE``), ``n_actions`` and ``outcome`` (FINISHED, CUT or REPLAY); record
     the game in ``record`` unless it is empty (one game)."""
     for g in range(streams.shape[0]):
         pos = finals[g]

@@ -8,8 +8,8 @@ join the mover, and every opponent group whose liberties at the turn's start the
 reversed to the mover's colour, whatever the order. So a turn costs a flood of each opponent
 group next to its stones, and a placement or pass no more than that. The actions are taken as
 recorded (``simulate(record_actions=True)`` records only legal ones); only what costs nothing
-is checked: an action code out of range, a stone on an occupied point, or an action after the
-game's end raises ``IllegalActionError``. A subtler hand edit (a growth stone that no group
+is checked: an action code out of range, a stone on an occupied point, a pass inside a turn, a
+finish with no growth stone, or an action after the game's end raises ``IllegalActionError``. A subtler hand edit (a growth stone that no group
 could reach) is taken as it stands, where the engine's replay (``sim.replay_actions``) would raise.
 
 ``tests/games/sygo/test_replay.py`` proves the positions equal to the engine's, game by game.
@@ -36,12 +36,14 @@ def positions(geom: Geometry, actions: Iterable[int]) -> Iterator[tuple[tuple, i
     for ply, action in enumerate(actions):
         action = int(action)
         if passes >= 2:
-            raise IllegalActionError(f"action {ply} ({action}) comes after the game's end (two passes)")
+            _refuse(ply, action, "comes after the game's end (two passes)")
         if not 0 <= action < FIRST_PLACE + 2 * n:
-            raise IllegalActionError(f"action {ply} ({action}) is not a Sygo action (0 … {FIRST_PLACE + 2 * n - 1})")
+            _refuse(ply, action, f"is not a Sygo action code (0 … {FIRST_PLACE + 2 * n - 1})")
+        if action in (PASS, FINISH) and bool(filled) != (action == FINISH):
+            _refuse(ply, action, "finishes no growth turn" if action == FINISH else "passes in the middle of a turn")
         point = action - FIRST_PLACE - n if action >= FIRST_PLACE + n else action - FIRST_PLACE
         if action >= FIRST_PLACE and (white | black | filled) >> point & 1:
-            raise IllegalActionError(f"action {ply} ({action}) puts a stone on an occupied point")
+            _refuse(ply, action, "puts a stone on an occupied point")
         if action >= FIRST_PLACE + n:  # a growth stone: the turn goes on
             filled |= 1 << point
             continue
@@ -59,6 +61,10 @@ def positions(geom: Geometry, actions: Iterable[int]) -> Iterator[tuple[tuple, i
             passes, filled = 0, 0
         to_move = 1 - to_move
         yield (white, black, to_move, grown, passes), white | black
+
+
+def _refuse(ply: int, action: int, what: str) -> None:
+    raise IllegalActionError(f"sygo: recorded action #{ply} (code {action}) {what}")
 
 
 def _turn(geom: Geometry, mover: int, opponent: int, filled: int) -> tuple[int, int]:

@@ -166,8 +166,10 @@ class SygoGame(Game):
         ]
 
     def _check_options(self) -> None:
-        """``komi`` is at most the board's points: more could never be overcome."""
-        komi, points = self.options["komi"], self.options["size"] ** 2
+        """``komi`` is at most the board's points: more could never be overcome. It is kept as a
+        float, so that ``komi=3`` and ``komi=3.0`` make one game (equal, and hashed alike)."""
+        self.options["komi"] = komi = float(self.options["komi"])
+        points = self.options["size"] ** 2
         if komi > points:
             raise RulesError(
                 f"sygo: option komi={komi!r} is not allowed with size={self.options['size']}; valid values: "

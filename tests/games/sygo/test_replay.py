@@ -51,7 +51,9 @@ def test_the_quick_replay_meets_the_engines_positions(options, n_games, cap):
     ("actions", "says"),
     [
         ([2, 0, 0, 3], "after the game's end"),  # a stone, two passes, then more
-        ([2 + 2 * 9], "not a Sygo action"),  # one past the last growth code on 3x3
+        ([2 + 2 * 9], "not a Sygo action code"),  # one past the last growth code on 3x3
+        ([1], "finishes no growth turn"),  # finish before any growth stone
+        ([6, 2 + 9 + 0, 0], "passes in the middle of a turn"),  # a growth stone, then a pass
         ([6, 6], "occupied point"),  # b2 twice
         ([6, 2 + 9 + 4], "occupied point"),  # a growth stone on b2 (point 4), where a stone stands
     ],

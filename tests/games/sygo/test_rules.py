@@ -513,3 +513,9 @@ def test_undo_last_stone_restores_the_turn_so_far():
     act(state, "grow a2")
     state.undo_last_stone()
     assert "grow c1" in offered(state)  # the closure by a2 is gone with it
+
+
+def test_a_komi_written_as_an_int_is_the_same_game():
+    assert load_game("sygo", komi=0) == load_game("sygo") and hash(load_game("sygo", komi=0)) == hash(load_game("sygo"))
+    assert hash(load_game("sygo", size=9, komi=3)) == hash(load_game("sygo", size=9, komi=3.0))
+    assert type(load_game("sygo", size=9, komi=3).options["komi"]) is float
