@@ -164,8 +164,9 @@ class Adapter(BoardAdapter):
             "Two stacked discs: a Ram. Stars: the four Capitals; tinted squares: each player's Territory. "
             "Beside each corner: that player's Cage (prisoners) and Altar (sacrifices). Blue arrows: the "
             "last move's path or the chain so far. Yellow outlines: squares you may click; pink: your "
-            "selection. HUNGER behind the board: a Hunger cycle (every fourth), when a non-capturing move "
-            "costs a sacrifice."
+            "selection. HUNGER behind the board: a slot of a Hunger Epoch (every fourth cycle, or from slot "
+            "1 of cycles 8, 16, ... to the next slot 0 with hunger_first = alternate), when a "
+            "non-capturing move costs a sacrifice."
         )
 
     def result_words(self, state: CapitalsState) -> str:

@@ -746,7 +746,7 @@ def _advance(pos, rules, passed):
                 pos[_WINNERS] = _EVERYONE
                 pos[_REASON] = 2
                 return
-        elif slot == 1 and _epoch_tail(pos[_CYCLE], rules):
+        elif slot == 1 and _epoch_edge(pos[_CYCLE], rules):
             pos[_FILLED : _FILLED + 4] = 0
         pos[_SLOT] = slot
         if not pos[_ELIMINATED + slot]:
@@ -769,6 +769,12 @@ def _in_hunger(cycle, slot, rules):
 def _epoch_tail(cycle, rules):
     """``turn._epoch_tail``: is slot 0 of ``cycle`` the end of an Epoch that Black opened?"""
     return _in_hunger(cycle, 0, rules) and not _in_hunger(cycle, 1, rules)
+
+
+@internal
+def _epoch_edge(cycle, rules):
+    """``turn._epoch_edge``: does slot 1 of ``cycle`` open or close an Epoch that Black opened?"""
+    return _in_hunger(cycle, 0, rules) != _in_hunger(cycle, 1, rules)
 
 
 @internal

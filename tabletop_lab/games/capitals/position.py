@@ -176,7 +176,7 @@ def _check_turn(state: CapitalsState) -> None:
         if not state.is_hunger_cycle:
             problem = f"slot {slot} of cycle {cycle} is not in a Hunger Epoch"
         elif state.altar_filled[actor]:
-            problem = f"the actor {actor}'s Altar is already filled this cycle"
+            problem = f"the actor {actor}'s Altar is already filled (this cycle, or this Epoch)"
         elif state.cages[actor]:
             problem = f"the actor {actor}'s Cage is not empty (its oldest piece is sacrificed automatically)"
         elif not state._sacrificeable():

@@ -11,9 +11,11 @@ units                  768    per square: owner (4), controller (4), a Ram's top
                               owner (4), one-hot; all 0 on an empty square
 chain in progress      256    four planes: its start, where it stands, its landings, the
                               units it jumped
-cycle                  5      cycle mod 4 one-hot (a Hunger cycle is 0), cycle / max_cycles
-                              (cycle / 200 without a cap), at most 1; with hunger_first =
-                              "alternate" the Epoch also depends on the slot and cycle mod 8
+cycle                  5      cycle mod 4 one-hot (0: a cycle 4k), cycle / max_cycles
+                              (cycle / 200 without a cap), at most 1. With hunger_first =
+                              "alternate" whether a slot is in an Epoch also needs cycle
+                              mod 8, which no field holds: only the cycle's fraction
+                              tells cycle 8k from 8k + 4 (and, past the cap of 1, not it)
 slot, actor            4+4    one-hot
 extra turn             1
 transfers              1      this turn's transfers / transfers_per_turn (1 if it is 0)

@@ -69,6 +69,13 @@ def _epoch_tail(cycle: int, hunger_first: str) -> bool:
     return in_hunger(cycle, 0, hunger_first) and not in_hunger(cycle, 1, hunger_first)
 
 
+def _epoch_edge(cycle: int, hunger_first: str) -> bool:
+    """Does slot 1 of ``cycle`` open or close an Epoch that Black opened? The Altar marks are
+    wiped there too (5.2): a mark set before such an Epoch must not excuse a sacrifice in it,
+    and the Epoch's own marks end with it."""
+    return in_hunger(cycle, 0, hunger_first) != in_hunger(cycle, 1, hunger_first)
+
+
 class Chain:
     """A jump chain in progress: where it started and stands, what it jumped and captured."""
 
@@ -420,7 +427,7 @@ class CapitalsTurn:
                     self.actor = self._slot_actor(0)
                     self._outcome = ((0, 1, 2, 3), "cap", True)
                     return
-            elif self.slot == 1 and _epoch_tail(self.cycle, first):
+            elif self.slot == 1 and _epoch_edge(self.cycle, first):
                 self.altar_filled = [False] * 4
             if not self.eliminated[self.slot]:
                 self.actor = self.slot

@@ -196,3 +196,17 @@ def test_alternate_positions_owe_a_sacrifice_only_inside_an_epoch():
     assert load(board(d5=0), ALTERNATE, cycle=9, **owing).legal_moves() == ["sacrifice a1", "sacrifice d5"]
     with pytest.raises(PositionError, match="slot 0 of cycle 8 is not in a Hunger Epoch"):
         load(board(d5=0), ALTERNATE, cycle=8, **owing)
+
+
+def test_alternate_a_mark_from_before_a_black_opened_epoch_does_not_excuse_its_sacrifice():
+    pieces = board(d4=0, e5=2, g5=1, b6=3)  # d4 and e5 touch: Synergy
+    state = load(pieces, ALTERNATE, cycle=8, cages=[[1, 3], [0], [3], [2]])
+    state.apply_move("pass-turn")  # slot 0 of cycle 8, outside the Epoch: its price fills player 0's Altar
+    assert state.altar_filled[0] and not state.is_hunger_cycle
+    state.apply_move("step e5 e6")  # the ally's extra turn ends slot 0; the Epoch opens, the mark is wiped
+    assert (state.slot, state.altar_filled) == (1, [False] * 4)
+    for move in ["step g5 g6", "step e6 e7", "step b6 b7"]:
+        state.apply_move(move)
+    assert (state.cycle, state.slot, state.is_hunger_cycle) == (9, 0, True)
+    state.apply_move("step d4 d3")  # the Epoch's last slot: player 0 owes a sacrifice
+    assert state.altars[0] == [1, 3] and state.cages[0] == []

@@ -236,3 +236,23 @@ def test_the_kernel_leaves_its_inputs_alone():
     kernel.recorded_game(state, streams[0], CAP)
     assert state.key() == before.key() and state.history() == before.history()
     assert (streams == copy).all()
+
+
+def test_the_kernel_wipes_a_mark_set_before_a_black_opened_epoch():
+    """Slot 0 of cycle 8 is outside the Epoch that Black opens (``hunger_first = "alternate"``):
+    a mark set there is gone when the Epoch opens, in the kernel as in the engine (5.2)."""
+    game = load_game("capitals", hunger_first="alternate")
+    quiet = {"a1": 0, "h1": 1, "h8": 2, "a8": 3, "d4": 0, "e4": 1, "d5": 2, "e5": 3}
+    start = game.state_from_dict(position(quiet, cycle=8, cages=[[1, 3], [0], [3], [2]],
+                                          altar_filled=[True, False, False, False]))  # fmt: skip
+    reached = 0
+    for streams in seeds(30, 27):
+        recorded = kernel_of(game).recorded_game(start, streams, 12)
+        state = start.clone()
+        for action in recorded.actions:
+            state.apply_action(action)
+            if (state.cycle, state.slot, state.actor, state.extra_turn) == (8, 1, 1, False):  # the Epoch opens
+                reached += 1
+                assert state.altar_filled == [False] * 4
+        assert recorded.played.final[0].decode() == final_text(state)
+    assert reached > 0
