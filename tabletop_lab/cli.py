@@ -208,10 +208,14 @@ def _bench(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace) -> int:
     """Compile every game's kernels and searches into numba's cache (``precompile.main``): on a
     new machine the first MCTS move of an app would otherwise wait for the compiler (over a
-    minute for Sygo). Each game done is recorded: boards then use its kernel at once."""
+    minute for Sygo). Each game done is recorded: boards then use its kernel at once. With
+    ``--option``, one game's rules config (Sygo's ``growth=all`` compiles code of its own)."""
     from .precompile import main  # numba is loaded only here
 
-    return main([args.game] if args.game else [])
+    if args.option and not args.game:
+        raise ValueError("--option needs --game: options belong to one game")
+    options = ["--options", json.dumps(_options(args.option))] if args.option else []
+    return main([args.game, *options] if args.game else [])
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -339,6 +343,9 @@ def _parser() -> argparse.ArgumentParser:
         "compile", help="compile the games' kernels and MCTS searches into numba's cache now (apps start them at once)"
     )
     compile_.add_argument("--game", help="one game (default: every game)")
+    compile_.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option of --game; repeat for several"
+    )
     compile_.set_defaults(command=_compile, name="compile")
 
     games = commands.add_parser("games", help="list the games and their rule options")

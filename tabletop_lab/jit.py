@@ -9,9 +9,10 @@ file only, though kernels also compile in code and constants from other modules;
 this module first deletes the package's caches whenever one of those modules has changed
 (``forget_stale_caches``).
 
-``precompile.compile_game`` records each game it has compiled (``record_compiled``) beside
-numba's cache, so that ``is_compiled`` can tell, before any call, whether a game's compiled paths would
-load from the cache or wait for the compiler (``kernels.ready_kernels_only``).
+``precompile.compile_game`` records each compiled path of a game it has compiled
+(``record_compiled``, under a key such as ``"sygo.games"``: ``kernels.compiled_path_keys``)
+beside numba's cache, so that ``is_compiled`` can tell, before any call, whether that path
+would load from the cache or wait for the compiler (``kernels.ready_kernels_only``).
 """
 
 from __future__ import annotations
@@ -76,11 +77,12 @@ _SOURCES = sources_digest()
 forget_stale_caches(cache_dir=numba.config.CACHE_DIR or None, digest=_SOURCES)
 
 
-def _compiled_stamp(game_name: str) -> Path:
-    """Where ``record_compiled`` writes: beside numba's cache (``NUMBA_CACHE_DIR``, else the
-    package's ``__pycache__``, where numba caches an installed package that it may write)."""
+def _compiled_stamp(key: str) -> Path:
+    """Where ``record_compiled`` writes for ``key`` (a game's name, or one of its compiled paths,
+    ``"sygo.games"``): beside numba's cache (``NUMBA_CACHE_DIR``, else the package's
+    ``__pycache__``, where numba caches an installed package that it may write)."""
     folder = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else _PACKAGE / "__pycache__"
-    return folder / f"tabletop_lab-compiled-{game_name}.sha256"
+    return folder / f"tabletop_lab-compiled-{key}.sha256"
 
 
 @contextlib.contextmanager
@@ -102,11 +104,12 @@ def compiling(game_name: str) -> Iterator[None]:
         yield
 
 
-def record_compiled(game_name: str, seconds: float | None = None) -> None:
-    """Record that every compiled path of ``game_name`` is in numba's cache, for these sources,
-    and (``seconds``) how long that compile took, beside the stamp: it outlives the stamp when the
-    sources change, so that the next compile can say how long it will take (``compile_seconds``)."""
-    stamp = _compiled_stamp(game_name)
+def record_compiled(key: str, seconds: float | None = None) -> None:
+    """Record that the compiled path ``key`` (``"sygo.games"``) is in numba's cache, for these
+    sources, and (``seconds``) how long that compile took, beside the stamp: it outlives the stamp
+    when the sources change, so that the next compile can say how long it will take
+    (``compile_seconds``)."""
+    stamp = _compiled_stamp(key)
     with contextlib.suppress(OSError):  # not writable: is_compiled then says True, see there
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(_SOURCES)
@@ -114,20 +117,20 @@ def record_compiled(game_name: str, seconds: float | None = None) -> None:
             stamp.with_suffix(".seconds").write_text(f"{seconds:.1f}\n")
 
 
-def compile_seconds(game_name: str) -> float | None:
-    """How long the last measured compile of ``game_name`` took on this machine, or None."""
+def compile_seconds(key: str) -> float | None:
+    """How long the last measured compile of the compiled path ``key`` took on this machine, or None."""
     try:
-        return float(_compiled_stamp(game_name).with_suffix(".seconds").read_text())
+        return float(_compiled_stamp(key).with_suffix(".seconds").read_text())
     except (OSError, ValueError):
         return None
 
 
-def is_compiled(game_name: str) -> bool:
-    """Whether ``record_compiled(game_name)`` ran with the present sources and cache folder: the
-    game's compiled paths load from numba's cache (about a second) instead of compiling (up to a
-    minute or two). Where nothing can be recorded (a read-only folder) this cannot be known, and
-    is taken to be so: the caller compiles at first use, as numba would."""
-    stamp = _compiled_stamp(game_name)
+def is_compiled(key: str) -> bool:
+    """Whether ``record_compiled(key)`` ran with the present sources and cache folder: the
+    compiled path loads from numba's cache (about a second) instead of compiling (up to half a
+    minute). Where nothing can be recorded (a read-only folder) this cannot be known, and is
+    taken to be so: the caller compiles at first use, as numba would."""
+    stamp = _compiled_stamp(key)
     try:
         return stamp.read_text() == _SOURCES
     except OSError:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import os
 import shutil
 import subprocess
@@ -50,6 +51,8 @@ __all__ = [
     "kernels_enabled",
     "use_kernels",
     "ready_kernels_only",
+    "KERNEL_PATHS",
+    "compiled_path_keys",
     "compile_notice",
     "compiling_in_background",
     "playout_kernel",
@@ -66,8 +69,15 @@ _ENV = "TABLETOP_KERNELS"
 _switch: bool | None = None  # set by use_kernels(); None: follow the environment
 _found: dict[type, Any] = {}  # Game class -> its KERNEL, or None
 _ready_only = contextvars.ContextVar("tabletop_lab_ready_kernels_only", default=False)
-_compiled: set[str] = set()  # games whose compiled code is known to load without compiling
-_compiling: dict[str, subprocess.Popen] = {}  # game name -> its background `tabletop_lab.precompile`
+_compiled: set[str] = set()  # compiled paths (compiled_path_keys) known to load without compiling
+_compiling: dict[str, subprocess.Popen] = {}  # a config's first path key -> its background `tabletop_lab.precompile`
+
+#: A game's compiled paths, in the order ``precompile.compile_game`` fills numba's cache with
+#: them: ``"games"``, the kernel's random games (``simulate``'s random seats), and ``"search"``,
+#: the search agents' compiled tree search (or compiled rollouts, where a game has no tree
+#: operations), which builds on the first. An agent names the ones it plays through
+#: (``Agent.kernel_paths``), so that a wait for the compiler is announced for what will compile.
+KERNEL_PATHS = ("games", "search")
 
 
 class PlayedGames(NamedTuple):
@@ -136,6 +146,11 @@ class PlayoutKernel(Protocol):
     def rollout(self, state: State, budget: int, stream: int) -> tuple[list[float], int]:
         """``random_rollout`` on a copy of ``state``: same values and final stream state."""
 
+    # Optional: a name for a rules config the kernel compiles other code for than the defaults'
+    # (Sygo's ``"growth=all"``), so that its compile is recorded apart (``compiled_path_keys``).
+    def compile_variant(self, game: Game) -> str:
+        """``""`` for the code every other config of the game shares."""
+
     # Optional: the tree operations that let ``MCTSAgent`` search in compiled code.
     def tree_root(self, state: State) -> TreeRoot | None:
         """``state`` for ``compiled_search.search_root``, or ``None`` when the kernel cannot
@@ -175,62 +190,85 @@ def playout_kernel(game: Game) -> PlayoutKernel | None:
     ``ready_kernels_only``)."""
     if not kernels_enabled():
         return None
-    cls = type(game)
-    if cls not in _found:
-        _found[cls] = _import_kernel(cls)
-    kernel = _found[cls]
-    if kernel is None or not kernel.supports(game):
+    kernel = _kernel_of(game)
+    if kernel is None:
         return None
-    if _ready_only.get() and not _is_compiled(game.name):
-        _compile_in_background(game.name)
+    if _ready_only.get() and not all(_is_compiled(key) for key in compiled_path_keys(game)):
+        _compile_in_background(game)
         return None
     return kernel
 
 
+def _kernel_of(game: Game) -> PlayoutKernel | None:
+    """The game's kernel if it plays this rules config, whether kernels are switched on or not."""
+    cls = type(game)
+    if cls not in _found:
+        _found[cls] = _import_kernel(cls)
+    kernel = _found[cls]
+    return kernel if kernel is not None and kernel.supports(game) else None
+
+
+def compiled_path_keys(game: Game, paths: Iterable[str] = KERNEL_PATHS) -> list[str]:
+    """The names ``jit.record_compiled`` keeps the compiled ``paths`` of ``game``'s rules config
+    under: ``"sygo.games"``, ``"sygo.search"``; ``"sygo.games.growth=all"`` for a config whose
+    kernel compiles other code (``PlayoutKernel.compile_variant``)."""
+    variant = getattr(_kernel_of(game), "compile_variant", None)
+    suffix = variant(game) if variant else ""
+    return [".".join(part for part in (game.name, path, suffix) if part) for path in paths]
+
+
 def compile_notice(game: Game, agents: Iterable[Any] | None = None) -> str | None:
     """What to tell a person about to wait for ``game``'s first compile on this machine, e.g.
-    ``"compiling Sygo (about 45 s, once per machine)"`` (the time that ``tabletop-lab compile``
-    measured last, ``jit.compile_seconds``), or None when nothing will compile: no kernel plays
-    ``game`` here, its compiled code is in numba's cache already, or none of ``agents`` (when
-    given) plays through kernels (``Agent.uses_kernels``)."""
-    if agents is not None and not any(agent.uses_kernels for agent in agents):
+    ``"compiling Sygo (about 20 s, once per machine)"``: the compiled paths that ``agents`` play
+    through (``Agent.kernel_paths``; every path when no agents are given) and are not in numba's
+    cache yet, with the time ``tabletop-lab compile`` measured last for them
+    (``jit.compile_seconds``). None when nothing will compile: no kernel plays ``game`` here, its
+    paths are compiled already, or none of ``agents`` plays through a kernel."""
+    paths = [p for p in KERNEL_PATHS if agents is None or any(p in agent.kernel_paths for agent in agents)]
+    if not paths or playout_kernel(game) is None:
         return None
-    if playout_kernel(game) is None or _is_compiled(game.name):
+    pending = [key for key in compiled_path_keys(game, paths) if not _is_compiled(key)]
+    if not pending:
         return None
     from .jit import compile_seconds  # numba is loaded: the game's kernel module imported it
 
-    seconds = compile_seconds(game.name)
-    about = f"about {seconds:.0f} s, " if seconds is not None else ""
+    seconds = [compile_seconds(key) for key in pending]
+    about = f"about {sum(seconds):.0f} s, " if None not in seconds else ""
     return f"compiling {game.info.title} ({about}once per machine)"
 
 
 def compiling_in_background(game: Game) -> bool:
-    """Whether this process started compiling ``game``'s kernel in the background
-    (``ready_kernels_only``): until it is done, its agents play in Python, much slower."""
-    return game.name in _compiling
+    """Whether this process started compiling ``game``'s kernel (for its rules config) in the
+    background (``ready_kernels_only``): until it is done, its agents play in Python, much slower."""
+    return _kernel_of(game) is not None and compiled_path_keys(game)[0] in _compiling
 
 
-def _is_compiled(name: str) -> bool:
-    """Whether the game's compiled paths would load from numba's cache (``jit.is_compiled``)."""
-    if name not in _compiled:
+def _is_compiled(key: str) -> bool:
+    """Whether the compiled path ``key`` would load from numba's cache (``jit.is_compiled``)."""
+    if key not in _compiled:
         from .jit import is_compiled  # numba is loaded: the game's kernel module imported it
 
-        if is_compiled(name):
-            _compiled.add(name)
-    return name in _compiled
+        if is_compiled(key):
+            _compiled.add(key)
+    return key in _compiled
 
 
-def _compile_in_background(name: str) -> None:
-    """Start ``python -m tabletop_lab.precompile name`` at low priority, unless this process has.
+def _compile_in_background(game: Game) -> None:
+    """Start ``python -m tabletop_lab.precompile <name>`` at low priority for ``game``'s rules
+    config (its options are passed where its kernel compiles other code for them), unless this
+    process has.
 
     The child runs in the directory holding this package, which ``-m`` puts first on its path:
     it compiles the very package this process imported, whatever ``PYTHONPATH`` says."""
-    if name in _compiling:
+    key = compiled_path_keys(game)[0]
+    if key in _compiling:
         return
-    command = [sys.executable, "-m", "tabletop_lab.precompile", name]
+    command = [sys.executable, "-m", "tabletop_lab.precompile", game.name]
+    if key != f"{game.name}.games":
+        command += ["--options", json.dumps(dict(game.options))]
     if shutil.which("nice"):
         command = ["nice", "-n", "10", *command]
-    _compiling[name] = subprocess.Popen(
+    _compiling[key] = subprocess.Popen(
         command,
         cwd=Path(__file__).resolve().parents[1],
         stdin=subprocess.DEVNULL,

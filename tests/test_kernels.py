@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import tabletop_lab.streams
 from tabletop_lab import list_games, load_game
-from tabletop_lab.agents import MCTSAgent, RandomAgent
+from tabletop_lab.agents import MCTSAgent, RandomAgent, make_agent
 from tabletop_lab.kernels import playout_kernel, random_rollout, rollout_function, use_kernels
 from tabletop_lab.streams import MASK64, choice_index, fresh_stream, fresh_streams, next_draw
 from tests import toy_games  # noqa: F401  (registers test_nim)
@@ -145,9 +145,9 @@ def test_a_board_move_never_waits_for_the_compiler(tmp_path):
         "            if isinstance(f, numba.core.dispatcher.Dispatcher) and f.signatures]\n"
         "first = Board(seats=['mcts:iterations=30', 'human'], seed=5)\n"
         "assert len(first.line) == 2, 'the agent has moved'\n"
-        "assert compiled() == [] and not is_compiled('cross_endodoi')\n"
-        "assert kernels._compiling['cross_endodoi'].wait() == 0\n"
-        "assert is_compiled('cross_endodoi')\n"
+        "assert compiled() == [] and not is_compiled('cross_endodoi.games')\n"
+        "assert kernels._compiling['cross_endodoi.games'].wait() == 0\n"
+        "assert is_compiled('cross_endodoi.games') and is_compiled('cross_endodoi.search')\n"
         "second = Board(seats=['mcts:iterations=30', 'human'], seed=5)\n"
         "assert '_tree_search' in compiled(), compiled()\n"
         "assert second.line[1].history() == first.line[1].history()\n"
@@ -156,6 +156,35 @@ def test_a_board_move_never_waits_for_the_compiler(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
     assert list(tmp_path.rglob("*.nbi")), "the background compile filled the cache"
+
+
+def test_the_wait_announced_is_for_the_paths_and_rules_config_that_will_compile(tmp_path, monkeypatch):
+    """Random games wait for the kernel's random games only, search agents for the search too;
+    Sygo's ``growth="all"`` compiles an entry of its own, which compiling the defaults does not
+    count for. Each figure is the one last measured for that path (``jit.compile_seconds``)."""
+    import numba
+
+    from tabletop_lab import kernels
+    from tabletop_lab.jit import _compiled_stamp, record_compiled
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernels, "_compiled", set())
+    default, all_growth = load_game("sygo"), load_game("sygo", growth="all")
+    random_seat, search_seat = RandomAgent(seed=0), MCTSAgent(iterations=10, seed=0)
+    assert kernels.compiled_path_keys(default) == ["sygo.games", "sygo.search"]
+    assert kernels.compiled_path_keys(all_growth) == ["sygo.games.growth=all", "sygo.search.growth=all"]
+    for key, seconds in (("sygo.games", 19.6), ("sygo.search", 13.0), ("sygo.games.growth=all", 39.3)):
+        record_compiled(key, seconds)
+    _compiled_stamp("sygo.search").unlink()  # its sources changed since: it compiles again
+    _compiled_stamp("sygo.games.growth=all").unlink()
+    assert kernels.compile_notice(default, [random_seat]) is None
+    assert (
+        kernels.compile_notice(default, [random_seat, search_seat]) == "compiling Sygo (about 13 s, once per machine)"
+    )
+    assert kernels.compile_notice(all_growth, [random_seat]) == "compiling Sygo (about 39 s, once per machine)"
+    never_measured = "compiling Sygo (once per machine)"  # its search path has no figure yet
+    assert kernels.compile_notice(all_growth, [search_seat]) == never_measured
+    assert kernels.compile_notice(default, [make_agent("greedy", game=default)]) is None  # plays in Python
 
 
 def test_every_module_with_compiled_code_is_hashed_for_the_caches():

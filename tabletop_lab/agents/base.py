@@ -31,15 +31,16 @@ class Agent:
     must not mutate it. All randomness comes from ``self.rng``, seeded by ``seed``, so a game
     played by seeded agents replays exactly. ``name`` is the short registry name (``"mcts"``),
     and ``settings()`` the keyword arguments that rebuild the agent, shown in ``repr``.
-    ``uses_kernels`` says the agent plays through a game's compiled kernel where there is one
-    (so its first move on a machine may wait for numba's compiler: ``kernels.compile_notice``).
+    ``kernel_paths`` names the compiled paths of a game's kernel the agent plays through where
+    there is one (``kernels.KERNEL_PATHS``), so that its first move on a machine may wait for
+    numba's compiler (``kernels.compile_notice`` says so, and for how long).
     """
 
     name = "agent"
     #: The agent's kind in words, for people ("MCTS"): ``display_name`` starts with it (by
     #: default the registry name, capitalised).
     title: str | None = None
-    uses_kernels = False
+    kernel_paths: tuple[str, ...] = ()
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -115,7 +116,7 @@ class RandomAgent(Agent):
 
     name = "random"
     title = "Random"
-    uses_kernels = True  # simulate() lets the kernel play random seats
+    kernel_paths = ("games",)  # simulate() lets the kernel play random seats
 
     def __init__(self, seed: int | None = None):
         super().__init__(seed)

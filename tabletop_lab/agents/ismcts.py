@@ -47,7 +47,7 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
     title = "ISMCTS"
-    uses_kernels = True  # compiled rollouts
+    kernel_paths = ("games", "search")  # compiled rollouts, on top of the random games' code
 
     def __init__(
         self, seed: int | None = None, iterations: int = 1000, seconds: float | None = None, c: float | None = None

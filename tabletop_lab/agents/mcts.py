@@ -77,7 +77,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     title = "MCTS"
-    uses_kernels = True  # compiled rollouts and search
+    kernel_paths = ("games", "search")  # compiled rollouts and search, on top of the random games' code
 
     def __init__(
         self,

@@ -142,6 +142,10 @@ class SygoKernel:
             return False
         return game.options["growth"] == "any" or game.params["all_search_limit"] == _BUDGET
 
+    def compile_variant(self, game) -> str:
+        """``growth="all"`` compiles an entry of its own (``_run_all``), recorded apart."""
+        return "growth=all" if game.options["growth"] == "all" else ""
+
     def _rules(self, game) -> tuple[np.ndarray, bool, bool]:
         size = game.options["size"]
         if size not in self._nbr:
