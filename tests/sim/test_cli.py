@@ -189,6 +189,18 @@ def test_compile_fills_the_kernel_and_the_compiled_search(capsys):
     assert "no compiled kernel" in capsys.readouterr().out
 
 
+def test_compile_takes_one_game_s_rules_options(capsys):
+    from tabletop_lab import precompile
+
+    assert main(["compile", "--game", "cross_endodoi", "--option", "seeds_per_hole=6"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("cross_endodoi: compiled in ")
+    assert main(["compile", "--option", "seeds_per_hole=6"]) == 2
+    assert "--option needs --game" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        precompile.main(["cross_endodoi", "sygo", "--options", '{"size": 9}'])
+    assert "--options needs exactly one game" in capsys.readouterr().err
+
+
 #: Run in a process whose numba cache is a fresh folder: what a person waiting for a compile sees.
 FIRST_USE = """
 import sys
