@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/acceptance.py                       # every setup, 100 games a pairing
     nice .venv/bin/python scripts/acceptance.py --setup sinoda-2 --games 20 --workers 1
+    .venv/bin/python scripts/acceptance.py --table               # the saved results, as docs/agents.md shows them
 
 A pairing is played side by side (``tabletop_lab.sim.ladder.head_to_head``): every seat of a team
 plays the same agent, and the expert holds each team in turn. Draws and games cut by a cap count
@@ -59,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rival", action="append", help="one rival's spec, as the setup names it; repeat (default: all)"
     )
+    parser.add_argument(
+        "--table", action="store_true", help="print the saved results as a Markdown table; play nothing"
+    )
     args = parser.parse_args(argv)
+    if args.table:
+        print(table())
+        return 0
     command = " ".join(["scripts/acceptance.py", *(sys.argv[1:] if argv is None else argv)])
     for name in args.setup or list(SETUPS):
         game_name, options, rivals = SETUPS[name]
@@ -89,6 +96,23 @@ def main(argv: list[str] | None = None) -> int:
             )
         _save(game_name, name, pd.DataFrame(rows))
     return 0
+
+
+def table() -> str:
+    """Every saved acceptance row, setup by setup in ``SETUPS`` order, as a Markdown table."""
+    games = dict.fromkeys(game for game, _, _ in SETUPS.values())
+    saved = [read_study(path) for game in games if (path := data_path(game, "acceptance_expert.parquet")).exists()]
+    rows = pd.concat(saved, ignore_index=True)
+    rows = rows.iloc[sorted(range(len(rows)), key=lambda i: list(SETUPS).index(rows.setup[i]))]
+    lines = ["| setup | expert | rival | games | won / drawn / lost | rate [95% interval] | target | verdict | machine time |",
+             "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for row in rows.itertuples():
+        lines.append(
+            f"| {row.setup} | `{row.expert}` | `{row.rival}` | {row.n} | {row.wins} / {row.draws} / {row.losses} "
+            f"| {row.rate:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}] | {row.target:.2f} (low end {row.low_target:.2f}) "
+            f"| {row.verdict} | {row.seconds / 60:.0f} min |"
+        )
+    return "\n".join(lines)
 
 
 def _save(game_name: str, setup: str, rows: pd.DataFrame) -> None:
