@@ -10,7 +10,7 @@ half. The rivals are ``greedy`` and ``mcts:iterations=1000`` (Sinomilia, whose c
 ``ismcts:iterations=1000`` and its heuristic). The targets: at least 90% against the first rival
 (greedy; the heuristic in Sinomilia) and 75% against the MCTS rival, the 95% interval's lower end
 above 85% and 65%. Results, with the command, the expert's budget and the machine time, are added
-to ``data/<game>/acceptance_expert.parquet`` (one row per setup and rival; a rerun replaces the rows of the rivals it plays).
+to ``data/<game>/acceptance_expert.parquet`` as each pairing ends (one row per setup and rival; a rerun replaces the rows of the rivals it plays).
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ def main(argv: list[str] | None = None) -> int:
         unknown = set(args.rival or ()) - set(rivals)
         if unknown:
             parser.error(f"{name}'s rivals are {', '.join(rivals)}; not {', '.join(sorted(unknown))}")
-        rows = []
         for rival, (target, low_target) in rivals.items():
             if args.rival and rival not in args.rival:
                 continue
@@ -84,17 +83,15 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.perf_counter() - start
             passed = result["rate"] >= target and result["ci_low"] > low_target
             verdict = "pass" if passed else "FAIL" if result["ci_high"] < target else "undecided: more games"
-            rows.append(
-                {"setup": name, "expert": expert.label, "rival": make_agent(rival, game=game).label, **result,
-                 "target": target, "low_target": low_target, "passed": passed, "verdict": verdict, "seconds": round(seconds, 1),
-                 "command": command, "options": repr(options)}
-            )  # fmt: skip
+            row = {"setup": name, "expert": expert.label, "rival": make_agent(rival, game=game).label, **result,
+                   "target": target, "low_target": low_target, "passed": passed, "verdict": verdict,
+                   "seconds": round(seconds, 1), "command": command, "options": repr(options)}  # fmt: skip
             print(
                 f"{name}: {expert.label} vs {rival}: {result['rate']:.3f} [{result['ci_low']:.3f}, "
                 f"{result['ci_high']:.3f}] of {result['n']} ({verdict}; {seconds:.0f} s)",
                 flush=True,
             )
-        _save(game_name, name, pd.DataFrame(rows))
+            _save(game_name, name, pd.DataFrame([row]))  # each pairing as it ends: a stopped run keeps it
     return 0
 
 

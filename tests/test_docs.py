@@ -64,3 +64,14 @@ def test_the_hooks_helpers_do_what_they_say():
     spec.loader.exec_module(module)
     result = doctest.testmod(module)
     assert result.attempted >= 2 and result.failed == 0
+
+
+@pytest.mark.parametrize("script", ["acceptance.py", "expert_candidates.py"])
+def test_the_experts_measured_strength_in_the_docs_is_the_saved_one(script):
+    """docs/agents.md shows the saved acceptance and candidate results as the scripts print them
+    (``--table``): a rerun that changes a row must change the page too."""
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / script), "--table"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert printed.count("\n") >= 3
+    assert printed in (ROOT / "docs" / "agents.md").read_text()
