@@ -10,6 +10,8 @@ candidates and rival it plays. The setups are ``scripts/acceptance.py``'s.
     .venv/bin/python scripts/expert_candidates.py --setup cross_endodoi-3 --rival mcts:iterations=1000 \\
         --games 100 expert expert:rollout=30 alphabeta:nodes=200000
     .venv/bin/python scripts/expert_candidates.py --table    # the saved rows, as docs/agents.md shows them
+    .venv/bin/python scripts/expert_candidates.py --setup cross_endodoi-3 --rival mcts:iterations=1000 \
+        --games 50 --by-seat expert                           # each seat apart (printed, not saved)
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from acceptance import SETUPS
 from tabletop_lab import load_game
 from tabletop_lab.agents import make_agent
 from tabletop_lab.data import data_path, read_study, save_study
+from tabletop_lab.sim import simulate
 from tabletop_lab.sim.ladder import head_to_head
 
 KEY = ["setup", "candidate", "rival"]
@@ -42,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--table", action="store_true", help="print the saved rows as a Markdown table; play nothing")
+    parser.add_argument(
+        "--by-seat", action="store_true", help="play --games in each seat apart and print each (two players)"
+    )
     args = parser.parse_args(argv)
     if args.table:
         print(table())
@@ -53,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     game = load_game(game_name, **options)
     rival = make_agent(args.rival, game=game).label
     for spec in args.candidates:
+        if args.by_seat:
+            by_seat(game, spec, args.rival, args.games)
+            continue
         start = time.perf_counter()
         result = head_to_head(game, spec, args.rival, args.games, seed=args.seed, workers=args.workers)
         seconds = time.perf_counter() - start
@@ -65,6 +74,20 @@ def main(argv: list[str] | None = None) -> int:
         )
         _save(game_name, pd.DataFrame([row]))
     return 0
+
+
+def by_seat(game, spec: str, rival: str, n_games: int) -> None:
+    """``spec`` against ``rival`` in a two-player game, ``n_games`` in each seat (seed = the seat):
+    where a rotating head-to-head's result comes from."""
+    for seat in (0, 1):
+        seated = [spec, rival] if seat == 0 else [rival, spec]
+        df = simulate(game, seated, n_games, seed=seat, seats="fixed", progress=False)
+        draws = int(df["draw"].sum())
+        wins = sum(seat in winners for winners in df["winners"]) - draws  # a draw lists every player
+        print(
+            f"{spec} in seat {seat} against {rival}: won {wins}, drew {draws}, lost {n_games - wins - draws}",
+            flush=True,
+        )
 
 
 def table() -> str:
