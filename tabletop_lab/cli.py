@@ -207,7 +207,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _compile(args: argparse.Namespace) -> int:
     """Compile every game's kernels and searches into numba's cache (``precompile.main``): on a
-    new machine the first MCTS move of an app would otherwise wait for the compiler (over a
+    new machine the first MCTS move of an app would otherwise wait for the compiler (half a
     minute for Sygo). Each game done is recorded: boards then use its kernel at once. With
     ``--option``, one game's rules config (Sygo's ``growth=all`` compiles code of its own)."""
     from .precompile import main  # numba is loaded only here

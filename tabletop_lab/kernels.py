@@ -11,11 +11,11 @@ Switch kernels off with the environment variable ``TABLETOP_KERNELS=0`` (read on
 ``use_kernels(False)``. Kernel modules are imported on first use, so ``import tabletop_lab``
 does not load numba; without numba installed every game runs in Python.
 
-A kernel compiles on its first use on a machine: seconds for most games, a minute or two for
-Sygo. Where a person waits for one move, that is too long: inside ``ready_kernels_only()`` (the
-board asks its agents there) a game whose compiled code is not in numba's cache yet plays in
-Python (the same moves) while ``python -m tabletop_lab.precompile <name>`` fills the cache in a
-background process; once it is done, later calls use the kernel.
+A kernel compiles on its first use on a machine: seconds for most games, half a minute or more
+for Sygo. Where a person waits for one move, that is too long: inside ``ready_kernels_only()``
+(the board asks its agents there) a game whose compiled code is not in numba's cache yet plays
+in Python (the same moves) while ``python -m tabletop_lab.precompile <name>`` fills the cache in
+a background process; once it is done, later calls use the kernel.
 """
 
 from __future__ import annotations
