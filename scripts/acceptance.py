@@ -10,7 +10,8 @@ half. The rivals are ``greedy`` and ``mcts:iterations=1000`` (Sinomilia, whose c
 ``ismcts:iterations=1000`` and its heuristic). The targets: at least 90% against the first rival
 (greedy; the heuristic in Sinomilia) and 75% against the MCTS rival, the 95% interval's lower end
 above 85% and 65%. Results, with the command, the expert's budget and the machine time, are added
-to ``data/<game>/acceptance_expert.parquet`` as each pairing ends (one row per setup and rival; a rerun replaces the rows of the rivals it plays).
+to ``data/<game>/acceptance_expert.parquet`` as each pairing ends (one row per setup and rival; a
+rerun replaces the rows of the rivals it plays).
 """
 
 from __future__ import annotations
@@ -95,12 +96,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def saved_rows(filename: str) -> pd.DataFrame:
+    """Every game's saved ``data/<game>/<filename>``, one after another, setups in ``SETUPS`` order."""
+    games = dict.fromkeys(game for game, _, _ in SETUPS.values())
+    saved = [read_study(path) for game in games if (path := data_path(game, filename)).exists()]
+    order = {setup: i for i, setup in enumerate(SETUPS)}
+    return pd.concat(saved, ignore_index=True).sort_values("setup", key=lambda s: s.map(order), kind="stable")
+
+
 def table() -> str:
     """Every saved acceptance row, setup by setup in ``SETUPS`` order, as a Markdown table."""
-    games = dict.fromkeys(game for game, _, _ in SETUPS.values())
-    saved = [read_study(path) for game in games if (path := data_path(game, "acceptance_expert.parquet")).exists()]
-    rows = pd.concat(saved, ignore_index=True)
-    rows = rows.iloc[sorted(range(len(rows)), key=lambda i: list(SETUPS).index(rows.setup[i]))]
+    rows = saved_rows("acceptance_expert.parquet")
     lines = ["| setup | expert | rival | games | won / drawn / lost | rate [95% interval] | target | verdict | machine time |",
              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for row in rows.itertuples():

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pandas as pd
-from acceptance import SETUPS
+from acceptance import SETUPS, saved_rows
 
 from tabletop_lab import load_game
 from tabletop_lab.agents import make_agent
@@ -92,11 +92,9 @@ def by_seat(game, spec: str, rival: str, n_games: int) -> None:
 
 def table() -> str:
     """Every saved candidate row, game by game, as a Markdown table."""
-    games = dict.fromkeys(game for game, _, _ in SETUPS.values())
-    saved = [read_study(path) for game in games if (path := data_path(game, "expert_candidates.parquet")).exists()]
     lines = ["| setup | candidate | rival | games | won / drawn / lost | rate [95% interval] | machine time |",
              "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for row in pd.concat(saved, ignore_index=True).sort_values("setup", kind="stable").itertuples():
+    for row in saved_rows("expert_candidates.parquet").itertuples():
         lines.append(
             f"| {row.setup} | `{row.candidate}` | `{row.rival}` | {row.n} | {row.wins} / {row.draws} / {row.losses} "
             f"| {row.rate:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}] | {row.seconds / 60:.1f} min |"
